@@ -1,0 +1,101 @@
+"""Shared value types of the engine: errors, the variant/state protocol, option checking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+SIDES = ("X", "O")
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow; the message says why."""
+
+
+class Variant:
+    """A rule set with its options. Subclasses set ``key`` and build their tables in ``__init__``."""
+
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    nested: ClassVar[bool] = False
+    #: name -> (type, default, minimum, maximum) for int options; (bool, default, None, None) for flags
+    option_spec: ClassVar[dict[str, tuple[type, Any, int | None, int | None]]] = {}
+
+    options: dict[str, Any]
+    cell_count: int
+    rows: int
+    cols: int
+
+    def new_game(self) -> State:  # pragma: no cover - every variant overrides it
+        raise NotImplementedError
+
+    @classmethod
+    def check_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the full option dict (defaults filled in) or raise ValueError naming the problem."""
+        unknown = sorted(set(given) - set(cls.option_spec))
+        if unknown:
+            allowed = ", ".join(sorted(cls.option_spec)) or "none"
+            raise ValueError(
+                f"unknown option {', '.join(repr(u) for u in unknown)} for variant {cls.key!r} "
+                f"(options it takes: {allowed})"
+            )
+        result: dict[str, Any] = {}
+        for name, (kind, default, low, high) in cls.option_spec.items():
+            value = given.get(name, default)
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"option {name!r} of {cls.key!r} must be true or false, not {value!r}")
+            else:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"option {name!r} of {cls.key!r} must be a whole number, not {value!r}")
+                if (low is not None and value < low) or (high is not None and value > high):
+                    raise ValueError(
+                        f"option {name!r} of {cls.key!r} must be between {low} and {high}, not {value}"
+                    )
+            result[name] = value
+        return result
+
+    def describe(self) -> str:
+        """A short human label, e.g. '5 x 5, 5 in a row'."""
+        return self.title
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"<{type(self).__name__} {self.key}({opts})>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Variant) and (self.key, self.options) == (other.key, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted(self.options.items()))))
+
+
+class State:
+    """One position. Immutable by contract: ``play`` returns a new state."""
+
+    __slots__ = ()
+
+    variant: Variant
+    to_move: str
+    is_over: bool
+    winner: str | None
+    ply: int
+
+    def legal_moves(self) -> list[int]:  # pragma: no cover
+        raise NotImplementedError
+
+    def play(self, move: int) -> State:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def cells(self) -> tuple[str | None, ...]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _check_move_type(self, move: object) -> int:
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMove(f"a move must be a whole number (a cell index), not {move!r}")
+        if self.is_over:
+            raise IllegalMove(f"the game is over; no move may be played (tried {move})")
+        if not 0 <= move < self.variant.cell_count:
+            raise IllegalMove(f"move {move} is out of range: cells are numbered 0..{self.variant.cell_count - 1}")
+        return move

@@ -1,0 +1,160 @@
+"""Grid variants: one rows x cols board, k in a row wins (classic, four, nxn, mnk).
+
+A position is two int bit masks, one per side; bit ``row * cols + col`` is a cell. Lines are
+precomputed per variant shape as int masks, and per cell the lines through it, so a move is
+checked for a win by a handful of ANDs.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .core import IllegalMove, State, Variant
+
+
+@lru_cache(maxsize=64)
+def line_tables(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """All k-in-a-row masks of the shape, and per cell the masks of the lines through it."""
+    lines: list[int] = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    mask = 0
+                    for i in range(k):
+                        mask |= 1 << ((r + dr * i) * cols + c + dc * i)
+                    lines.append(mask)
+    per_cell = tuple(tuple(m for m in lines if m >> cell & 1) for cell in range(rows * cols))
+    return tuple(lines), per_cell
+
+
+class GridVariant(Variant):
+    """rows x cols, k in a row. The concrete variants below only fix the shape."""
+
+    key = "mnk"
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self.check_options(options)
+        self.rows, self.cols, self.k = self._shape()
+        if self.k > max(self.rows, self.cols):
+            raise ValueError(
+                f"k={self.k} cannot be larger than the board ({self.rows} x {self.cols}): "
+                f"k must be at most {max(self.rows, self.cols)}"
+            )
+        self.cell_count = self.rows * self.cols
+        self.full = (1 << self.cell_count) - 1
+        self.lines, self.cell_lines = line_tables(self.rows, self.cols, self.k)
+
+    def _shape(self) -> tuple[int, int, int]:
+        return self.options["rows"], self.options["cols"], self.options["k"]
+
+    def describe(self) -> str:
+        return f"{self.rows} x {self.cols}, {self.k} in a row"
+
+    def new_game(self) -> GridState:
+        return GridState(self, 0, 0, 0, None, False)
+
+
+class Classic(GridVariant):
+    key = "classic"
+    title = "Classic 3 x 3"
+    option_spec = {}
+
+    def _shape(self) -> tuple[int, int, int]:
+        return 3, 3, 3
+
+    def describe(self) -> str:
+        return self.title
+
+
+class Four(GridVariant):
+    key = "four"
+    title = "4 x 4"
+    option_spec = {}
+
+    def _shape(self) -> tuple[int, int, int]:
+        return 4, 4, 4
+
+    def describe(self) -> str:
+        return "4 x 4, 4 in a row"
+
+
+class NxN(GridVariant):
+    key = "nxn"
+    title = "n x n"
+    option_spec = {"size": (int, 5, 3, 10)}
+
+    def _shape(self) -> tuple[int, int, int]:
+        n = self.options["size"]
+        return n, n, n
+
+
+class MNK(GridVariant):
+    key = "mnk"
+    title = "m,n,k (gomoku)"
+    option_spec = {"rows": (int, 15, 3, 19), "cols": (int, 15, 3, 19), "k": (int, 5, 3, 19)}
+
+
+class GridState(State):
+    __slots__ = ("variant", "x", "o", "ply", "winner", "is_over", "last_move")
+
+    def __init__(
+        self, variant: GridVariant, x: int, o: int, ply: int, winner: str | None, is_over: bool,
+        last_move: int | None = None,
+    ) -> None:
+        self.variant = variant
+        self.x = x
+        self.o = o
+        self.ply = ply
+        self.winner = winner
+        self.is_over = is_over
+        self.last_move = last_move
+
+    @property
+    def to_move(self) -> str:
+        return "X" if self.ply % 2 == 0 else "O"
+
+    def legal_moves(self) -> list[int]:
+        if self.is_over:
+            return []
+        occ = self.x | self.o
+        return [i for i in range(self.variant.cell_count) if not occ >> i & 1]
+
+    def play(self, move: int) -> GridState:
+        move = self._check_move_type(move)
+        bit = 1 << move
+        if (self.x | self.o) & bit:
+            raise IllegalMove(f"cell {move} is already taken by {'X' if self.x & bit else 'O'}")
+        variant = self.variant
+        x, o = self.x, self.o
+        if self.ply % 2 == 0:
+            x |= bit
+            mine, side = x, "X"
+        else:
+            o |= bit
+            mine, side = o, "O"
+        won = any(mine & line == line for line in variant.cell_lines[move])
+        over = won or (x | o) == variant.full
+        return GridState(variant, x, o, self.ply + 1, side if won else None, over, move)
+
+    @property
+    def cells(self) -> tuple[str | None, ...]:
+        x, o = self.x, self.o
+        return tuple(
+            "X" if x >> i & 1 else "O" if o >> i & 1 else None for i in range(self.variant.cell_count)
+        )
+
+    def key(self) -> tuple[int, int]:
+        """A hashable identity of the position (the side to move follows from it)."""
+        return self.x, self.o
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GridState) and (self.variant, self.x, self.o) == (other.variant, other.x, other.o)
+
+    def __hash__(self) -> int:
+        return hash((self.x, self.o))
+
+    def __repr__(self) -> str:
+        return f"<GridState {self.variant.key} ply={self.ply} x={self.x:#x} o={self.o:#x}>"
