@@ -11,6 +11,7 @@ from typing import Any
 from .core import SIDES, IllegalMove, State, Variant
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .nested import Multi, NestedState, NestedVariant, Ultimate
+from .strategies import STRATEGIES, Strategy, get_strategy
 
 VARIANTS: dict[str, type[Variant]] = {cls.key: cls for cls in (Classic, Four, NxN, MNK, Ultimate, Multi)}
 
@@ -26,6 +27,9 @@ def get_variant(key: str, **options: Any) -> Variant:
 
 __all__ = [
     "SIDES",
+    "STRATEGIES",
+    "Strategy",
+    "get_strategy",
     "VARIANTS",
     "GridState",
     "GridVariant",
