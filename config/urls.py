@@ -1,22 +1,16 @@
-"""
-URL configuration for config project.
+"""URL map of the site: accounts, players, games, admin."""
 
-The `urlpatterns` list routes URLs to views. For more information please see:
-    https://docs.djangoproject.com/en/5.2/topics/http/urls/
-Examples:
-Function views
-    1. Add an import:  from my_app import views
-    2. Add a URL to urlpatterns:  path('', views.home, name='home')
-Class-based views
-    1. Add an import:  from other_app.views import Home
-    2. Add a URL to urlpatterns:  path('', Home.as_view(), name='home')
-Including another URLconf
-    1. Import the include() function: from django.urls import include, path
-    2. Add a URL to urlpatterns:  path('blog/', include('blog.urls'))
-"""
+from __future__ import annotations
+
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from players import views as player_views
 
 urlpatterns = [
-    path('admin/', admin.site.urls),
+    path("admin/", admin.site.urls),
+    path("accounts/signup/", player_views.signup, name="signup"),
+    path("accounts/profile/", player_views.my_profile, name="my_profile"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("players/", include("players.urls")),
 ]

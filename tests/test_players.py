@@ -1,0 +1,106 @@
+"""Accounts: sign-up, log in/out, password change, profile pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from players.models import Player
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-Str0ng-passphrase"
+
+
+def test_signup_creates_player_and_logs_in(client):
+    response = client.post(
+        reverse("signup"), {"username": "alice", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:new")
+    player = Player.objects.get(username="alice")
+    assert player.check_password(PASSWORD)
+    assert client.session["_auth_user_id"] == str(player.pk)
+
+
+def test_signup_follows_safe_next_only(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "bob", "password1": PASSWORD, "password2": PASSWORD, "next": "https://evil.example/"},
+    )
+    assert response["Location"] == reverse("games:new")
+    client.logout()
+    response = client.post(
+        reverse("signup"),
+        {"username": "carol", "password1": PASSWORD, "password2": PASSWORD, "next": "/games/"},
+    )
+    assert response["Location"] == "/games/"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"username": "dave", "password1": PASSWORD, "password2": PASSWORD + "x"}, "didn"),
+        ({"username": "dave", "password1": "123", "password2": "123"}, "too short"),
+        ({"username": "", "password1": PASSWORD, "password2": PASSWORD}, "required"),
+        ({"username": "bad name!", "password1": PASSWORD, "password2": PASSWORD}, "valid username"),
+    ],
+)
+def test_signup_rejects_bad_input_with_message(client, data, message):
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Player.objects.filter(username="dave").exists()
+
+
+def test_signup_rejects_taken_username(client, django_user_model):
+    django_user_model.objects.create_user("erin", password=PASSWORD)
+    response = client.post(reverse("signup"), {"username": "erin", "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert Player.objects.filter(username="erin").count() == 1
+
+
+def test_login_and_logout(client, django_user_model):
+    django_user_model.objects.create_user("frank", password=PASSWORD)
+    page = client.get(reverse("login"))
+    assert page.status_code == 200 and b'name="username"' in page.content
+    response = client.post(reverse("login"), {"username": "frank", "password": PASSWORD})
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+    bad = client.post(reverse("login"), {"username": "frank", "password": "wrong"})
+    assert bad.status_code == 200 and b"correct username and password" in bad.content
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def test_password_change(client, django_user_model):
+    player = django_user_model.objects.create_user("gina", password=PASSWORD)
+    client.force_login(player)
+    new = "an0ther-Passphrase"
+    response = client.post(
+        reverse("password_change"), {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password(new)
+
+
+def test_profile_requires_login(client, django_user_model):
+    django_user_model.objects.create_user("hank", password=PASSWORD)
+    url = reverse("profile", args=["hank"])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login")) and "next=" in response["Location"]
+
+
+def test_profile_unknown_player_is_404(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ivy", password=PASSWORD))
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+def test_my_profile_redirects_to_own_page(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("jack", password=PASSWORD))
+    response = client.get(reverse("my_profile"))
+    assert response["Location"] == reverse("profile", args=["jack"])
