@@ -70,4 +70,9 @@ def get_strategy(name: str, **options: Any) -> Strategy:
 
 
 # Importing the modules registers the strategies.
-from . import random_player  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    alphabeta,
+    random_player,
+    ring,
+    threats,
+)
