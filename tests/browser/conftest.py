@@ -1,0 +1,99 @@
+"""Fixtures of the real-browser tests (the helpers are in tests/browser/__init__.py).
+
+One Chromium (Debian's, /usr/bin/chromium) per test session, a fresh context and page per test, pointed
+at pytest-django's ``live_server`` (which serves static files through staticfiles' handler).
+
+Every page opened through these fixtures is watched: an uncaught JavaScript error or an HTTP error
+response (4xx/5xx, the browser's automatic favicon request aside) fails the test at teardown, so a
+broken htmx swap or a missing stylesheet cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+# Playwright's sync API runs an asyncio event loop in the test's own thread (its calls are greenlet
+# switches into that loop). Django sees a running loop in the thread and refuses every ORM call made
+# there (SynchronousOnlyOperation): the tests' own setup (creating a staff user, reading games back)
+# and pytest-django's database flush after each test. Nothing here is really asynchronous: the test
+# code never runs concurrently with a coroutine in that thread, so the check is a false alarm and
+# this switch is Django's documented way to turn it off. It is read on every call, and the browser
+# stays up for the rest of the session, so it is set for the whole run, not just these tests.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # the tests run as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # The machine has no network: without these Chromium's own background connections are refused
+    # and it keeps retrying them.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Milliseconds, for clicks, page loads and expect(): a local server answers in well under a second.
+ACTION_TIMEOUT = 10_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this directory is a browser test, whether or not its module says so."""
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.path).startswith(here + os.sep):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: install it with `make chromium` (apt-get install chromium)", pytrace=False)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_context(browser: Browser, live_server, transactional_db) -> Iterator[Callable[..., BrowserContext]]:
+    """A factory of browser contexts (separate cookie jars) on the live server, all closed and checked
+    at teardown. Keyword arguments go to ``Browser.new_context`` (e.g. ``java_script_enabled=False``)."""
+    contexts: list[BrowserContext] = []
+    problems: list[str] = []
+
+    def watch_page(page: Page) -> None:
+        page.on("pageerror", lambda error: problems.append(f"JavaScript error on {page.url}: {error}"))
+
+    def watch_response(response) -> None:
+        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+            problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
+
+    def make(**kwargs) -> BrowserContext:
+        context = browser.new_context(base_url=live_server.url, **kwargs)
+        context.set_default_timeout(ACTION_TIMEOUT)
+        context.on("page", watch_page)
+        context.on("response", watch_response)
+        contexts.append(context)
+        return context
+
+    expect.set_options(timeout=ACTION_TIMEOUT)
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, "the browser saw errors:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def context(new_context) -> BrowserContext:
+    return new_context()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()

@@ -1,0 +1,67 @@
+"""Accounts in a real browser: sign up through the form and land signed in; log out and back in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from players.models import Player
+from tests.browser import PASSWORD, log_in, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def test_sign_up_through_the_form_lands_signed_in(page: Page):
+    sign_up(page, "alice")
+
+    expect(page).to_have_url(re.compile(r"/games/new/$"))
+    expect(page.locator("body")).to_contain_text("alice")
+    assert Player.objects.get(username="alice").check_password(PASSWORD)
+    # Signed in: a login-required page opens instead of sending us to the login form.
+    page.goto("/accounts/profile/")
+    expect(page).to_have_url(re.compile(r"/players/alice/$"))
+
+
+def test_pages_are_styled_by_our_own_stylesheet(page: Page):
+    page.goto("/accounts/login/")
+    hrefs = page.locator('link[rel="stylesheet"]').evaluate_all("links => links.map(link => link.href)")
+    own = [href for href in hrefs if "/static/" in href]
+    assert own, f"no stylesheet of our own under /static/ in {hrefs}"
+    for href in own:
+        response = page.request.get(href)
+        assert response.ok, f"{href}: HTTP {response.status}"
+        assert "text/css" in response.headers["content-type"]
+    # The browser really applied it: the stylesheet parsed into rules.
+    rules = page.evaluate(
+        """() => [...document.styleSheets]
+            .filter(sheet => sheet.href && sheet.href.includes('/static/'))
+            .reduce((total, sheet) => total + sheet.cssRules.length, 0)"""
+    )
+    assert rules > 0
+
+
+def test_log_out_and_log_back_in_to_the_page_asked_for(page: Page):
+    sign_up(page, "bob")
+    page.locator('form[action$="/accounts/logout/"] button, form[action$="/accounts/logout/"] [type="submit"]').click()
+    page.wait_for_load_state()
+    page.goto("/accounts/profile/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+
+    page.fill('input[name="username"]', "bob")
+    page.fill('input[name="password"]', PASSWORD)
+    page.locator('form:has(input[name="password"]) button[type="submit"]').click()
+    expect(page).to_have_url(re.compile(r"/players/bob/$"))
+
+
+def test_wrong_password_stays_on_the_login_form(page: Page):
+    Player.objects.create_user("carol", password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.fill('input[name="username"]', "carol")
+    page.fill('input[name="password"]', "not-the-password")
+    page.locator('form:has(input[name="password"]) button[type="submit"]').click()
+    expect(page.locator('[role="alert"]')).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    log_in(page, "carol")
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))

@@ -1,0 +1,52 @@
+"""The admin in a real browser: a staff member logs in and finds the players' games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+from playwright.sync_api import Page, expect
+
+from players.models import Player
+from tests.browser import create_game, log_in, play, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def make_staff(username: str) -> Player:
+    """A staff member (not a superuser) allowed to look at players, games and moves."""
+    staff = Player.objects.create_user(username, password="a-Str0ng-passphrase-42", is_staff=True)
+    staff.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label__in=["games", "players"], codename__startswith="view_"
+        )
+    )
+    return staff
+
+
+def test_staff_logs_in_to_the_admin_and_finds_the_games(new_context):
+    player_page: Page = new_context().new_page()
+    sign_up(player_page, "dora")
+    classic = create_game(player_page, "classic", "easy")
+    play(player_page)
+    ultimate = create_game(player_page, "ultimate", "easy")
+
+    make_staff("sam")
+    page: Page = new_context().new_page()
+    log_in(page, "sam", path="/admin/login/")
+    expect(page).to_have_url(re.compile(r"/admin/$"))
+
+    page.locator("#content-main a", has_text=re.compile(r"^Games$")).click()
+    expect(page).to_have_url(re.compile(r"/admin/games/game/$"))
+    rows = page.locator("#result_list tbody tr")
+    expect(rows).to_have_count(2)
+    expect(page.locator("#result_list")).to_contain_text("dora")
+    for game_id in (classic, ultimate):
+        expect(page.locator(f'#result_list a[href$="/admin/games/game/{game_id}/change/"]')).to_have_count(1)
+
+    # The classic game opens with its moves (the player's and the computer's answer) inline.
+    page.locator(f'#result_list a[href$="/admin/games/game/{classic}/change/"]').click()
+    expect(page).to_have_url(re.compile(rf"/admin/games/game/{classic}/change/$"))
+    expect(page.locator("#content")).to_contain_text("classic")
+    expect(page.locator(".inline-group")).to_contain_text(re.compile(r"\b2\b"))
