@@ -1,1 +1,166 @@
+"""Games and their moves. State changes live in ``games.services``; this module only stores them.
+
+A seat (X or O) is either a player (``x_player``), a computer (``x_level`` — easy/medium/hard —
+or ``x_strategy`` — a strategy name from the engine registry), or open (none of them; a human
+opponent has not joined yet). The position itself is never stored: it is rebuilt by the engine
+from the ``Move`` rows, and ``ply`` on the game is a cache the services keep equal to their count.
+"""
+
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+SIDES = ("X", "O")
+
+
+class Opponent(models.TextChoices):
+    EASY = "easy", "Computer (easy)"
+    MEDIUM = "medium", "Computer (medium)"
+    HARD = "hard", "Computer (hard)"
+    LOCAL = "local", "Two players on this screen"
+    WATCH = "watch", "Computer against computer (watch)"
+    HUMAN = "human", "Another player"
+
+
+LEVELS = (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for an opponent"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+
+    class Result(models.TextChoices):
+        NONE = "", "—"
+        X = "X", "X wins"
+        O = "O", "O wins"  # noqa: E741 - the side is called O
+        DRAW = "draw", "Draw"
+
+    class Reason(models.TextChoices):
+        NONE = "", "—"
+        LINE = "line", "line completed"
+        BOARDS = "boards", "more boards won"
+        FULL = "full", "board full"
+        RESIGNED = "resigned", "resigned"
+
+    variant = models.CharField(max_length=20, db_index=True)
+    #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
+    options = models.JSONField(default=dict, blank=True)
+    #: multi with ``random_start``: the drawn first board, so the state can be rebuilt
+    start_board = models.PositiveSmallIntegerField(null=True, blank=True)
+    opponent = models.CharField(max_length=10, choices=Opponent.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games_created"
+    )
+
+    x_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games_as_x"
+    )
+    x_level = models.CharField(max_length=10, blank=True)
+    x_strategy = models.CharField(max_length=30, blank=True)
+    o_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games_as_o"
+    )
+    o_level = models.CharField(max_length=10, blank=True)
+    o_strategy = models.CharField(max_length=30, blank=True)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    result = models.CharField(max_length=4, choices=Result.choices, blank=True, default="", db_index=True)
+    result_reason = models.CharField(max_length=10, choices=Reason.choices, blank=True, default="")
+    #: cache kept exact by the services: number of moves played; the side to move follows from it
+    ply = models.PositiveIntegerField(default=0)
+
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["-created"], name="game_created_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(result="") | Q(status="finished"), name="game_result_only_when_finished"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} · {self.variant} · {self.seat_label('X')} vs {self.seat_label('O')} · {self.status}"
+
+    # Seats ---------------------------------------------------------------------------------
+    def seat_player_id(self, side: str) -> int | None:
+        return self.x_player_id if side == "X" else self.o_player_id
+
+    def seat_player(self, side: str):  # -> Player | None
+        return self.x_player if side == "X" else self.o_player
+
+    def seat_computer(self, side: str) -> tuple[str, str]:
+        """(level, strategy) of the seat; both empty for a human or open seat."""
+        return (self.x_level, self.x_strategy) if side == "X" else (self.o_level, self.o_strategy)
+
+    def is_computer(self, side: str) -> bool:
+        return self.seat_player_id(side) is None and any(self.seat_computer(side))
+
+    def is_open_seat(self, side: str) -> bool:
+        return self.seat_player_id(side) is None and not any(self.seat_computer(side))
+
+    def seat_label(self, side: str) -> str:
+        player_id = self.seat_player_id(side)
+        if player_id is not None:
+            player = self.seat_player(side)
+            return player.get_username() if player is not None else f"player {player_id}"
+        level, strategy = self.seat_computer(side)
+        if strategy:
+            return f"Computer ({strategy})"
+        if level:
+            return f"Computer ({level})"
+        return "open seat"
+
+    def sides_of(self, player) -> list[str]:
+        """The sides ``player`` sits on: [], ["X"], ["O"] or ["X", "O"] (two players on one screen)."""
+        pid = getattr(player, "pk", None)
+        if pid is None:
+            return []
+        return [side for side in SIDES if self.seat_player_id(side) == pid]
+
+    # State cache -----------------------------------------------------------------------------
+    @property
+    def to_move(self) -> str:
+        return "X" if self.ply % 2 == 0 else "O"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def result_text(self) -> str:
+        """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""
+        if self.result == self.Result.DRAW:
+            return "Draw"
+        if self.result in SIDES:
+            text = f"{self.result} wins"
+            if self.result_reason == self.Reason.RESIGNED:
+                loser = "O" if self.result == "X" else "X"
+                text += f" ({loser} resigned)"
+            return text
+        return ""
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    #: 1 for the first move of the game
+    ply = models.PositiveIntegerField()
+    move = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1, choices=[("X", "X"), ("O", "O")])
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_game_ply"),
+            models.CheckConstraint(condition=Q(ply__gte=1), name="move_ply_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} · {self.ply}. {self.side} {self.move}"

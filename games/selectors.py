@@ -1,0 +1,112 @@
+"""Read-only queries over games: who may see a game, a player's history, per-variant stats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from .engine import VARIANTS
+from .models import Game
+
+#: history filter on the result from the player's point of view
+RESULT_FILTERS = {
+    "won": "Won",
+    "lost": "Lost",
+    "drawn": "Drawn",
+    "unfinished": "Not finished",
+}
+
+
+def variant_label(key: str) -> str:
+    cls = VARIANTS.get(key)
+    return cls.title if cls is not None else key
+
+
+def _involves(player) -> Q:
+    return Q(x_player=player) | Q(o_player=player) | Q(created_by=player)
+
+
+def can_view(game: Game, player) -> bool:
+    """The one rule for who may open a game: a player seated in it or who created it (watch games).
+
+    Issue 4 (spectators) widens this function, and only this one.
+    """
+    pid = getattr(player, "pk", None)
+    if pid is None:
+        return False
+    return pid in (game.x_player_id, game.o_player_id, game.created_by_id)
+
+
+def games_visible_to(player) -> QuerySet[Game]:
+    return Game.objects.filter(_involves(player)).select_related("x_player", "o_player", "created_by")
+
+
+def _as_x_only(player) -> Q:
+    return Q(x_player=player) & ~Q(o_player=player)
+
+
+def _as_o_only(player) -> Q:
+    return Q(o_player=player) & ~Q(x_player=player)
+
+
+def _won(player) -> Q:
+    return (_as_x_only(player) & Q(result="X")) | (_as_o_only(player) & Q(result="O"))
+
+
+def _lost(player) -> Q:
+    return (_as_x_only(player) & Q(result="O")) | (_as_o_only(player) & Q(result="X"))
+
+
+def game_history(player, *, variant: str | None = None, result: str | None = None) -> QuerySet[Game]:
+    """Games ``player`` played, created or watched, newest first; optional filters.
+
+    ``result``: won / lost / drawn / unfinished, from the player's side (won and lost need the
+    player on exactly one side).
+    """
+    qs = games_visible_to(player)
+    if variant:
+        qs = qs.filter(variant=variant)
+    if result == "won":
+        qs = qs.filter(_won(player))
+    elif result == "lost":
+        qs = qs.filter(_lost(player))
+    elif result == "drawn":
+        qs = qs.filter(result=Game.Result.DRAW)
+    elif result == "unfinished":
+        qs = qs.exclude(status=Game.Status.FINISHED)
+    return qs.order_by("-created", "-id")
+
+
+def player_stats(player) -> list[dict[str, Any]]:
+    """Finished games where ``player`` held exactly one seat, per variant (in the engine's order).
+
+    Each row: ``variant`` (key), ``label``, ``played``, ``won``, ``lost``, ``drawn``. Local games
+    (both seats) and watched games count for nobody. One query.
+    """
+    one_seat = _as_x_only(player) | _as_o_only(player)
+    rows = (
+        Game.objects.filter(one_seat, status=Game.Status.FINISHED)
+        .order_by()
+        .values("variant")
+        .annotate(
+            played=Count("id"),
+            won=Count("id", filter=_won(player)),
+            lost=Count("id", filter=_lost(player)),
+            drawn=Count("id", filter=Q(result=Game.Result.DRAW)),
+        )
+    )
+    order = {key: i for i, key in enumerate(VARIANTS)}
+    result = [
+        {
+            "variant": row["variant"],
+            "label": variant_label(row["variant"]),
+            "played": row["played"],
+            "won": row["won"],
+            "lost": row["lost"],
+            "drawn": row["drawn"],
+        }
+        for row in rows
+    ]
+    result.sort(key=lambda row: order.get(row["variant"], len(order)))
+    return result

@@ -1,0 +1,319 @@
+"""The one place that starts games, validates and records moves, and asks the computer to play.
+
+Every state change is a function with keyword-only arguments that runs inside
+``transaction.atomic`` and locks the game row (``select_for_update``) before reading the moves,
+so two simultaneous moves on one game store exactly one: the second waits for the lock, then
+sees the new ply and is refused (the unique (game, ply) constraint backs this up).
+
+A move costs a fixed number of SQL queries whatever the move number: lock the game, read its
+move list, insert the move, update the game.
+
+Errors are ``GameError`` subclasses (themselves ``ValueError``) carrying the HTTP status a view
+should answer with and a message meant for people.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant
+from .models import LEVELS, SIDES, Game, Move, Opponent
+
+# Errors ---------------------------------------------------------------------------------------
+
+
+class GameError(ValueError):
+    """A refused request; ``status_code`` is what a view answers with, ``str(err)`` the message."""
+
+    status_code = 400
+
+
+class InvalidGameSettings(GameError):
+    status_code = 400
+
+
+class InvalidMove(GameError):
+    """Not a move the rules allow here (the engine's reason is the message)."""
+
+    status_code = 400
+
+
+class NotSeated(GameError):
+    status_code = 403
+
+
+class NotYourTurn(GameError):
+    status_code = 409
+
+
+class GameFinished(GameError):
+    status_code = 409
+
+
+class GameNotStarted(GameError):
+    status_code = 409
+
+
+class NotComputerTurn(GameError):
+    status_code = 409
+
+
+class MoveConflict(GameError):
+    """Another move was recorded at the same moment; nothing of this one was stored."""
+
+    status_code = 409
+
+
+# Rebuilding a position --------------------------------------------------------------------------
+
+
+@dataclass
+class Position:
+    """A game with its engine state and the moves that led to it (ints, in order)."""
+
+    game: Game
+    state: State
+    moves: list[int] = field(default_factory=list)
+
+
+def game_variant(game: Game) -> Variant:
+    return get_variant(game.variant, **(game.options or {}))
+
+
+def initial_state(game: Game, variant: Variant | None = None) -> State:
+    variant = variant or game_variant(game)
+    if game.start_board is not None:
+        return variant.new_game(start_board=game.start_board)
+    return variant.new_game()
+
+
+def state_after(game: Game, moves: list[int], upto: int | None = None) -> State:
+    """The position after the first ``upto`` of ``moves`` (all of them by default)."""
+    state = initial_state(game)
+    for move in moves if upto is None else moves[:upto]:
+        state = state.play(move)
+    return state
+
+
+def game_moves(game: Game) -> list[int]:
+    """The moves of ``game`` in order: one query."""
+    return list(Move.objects.filter(game_id=game.pk).order_by("ply").values_list("move", flat=True))
+
+
+def game_position(game: Game) -> Position:
+    moves = game_moves(game)
+    return Position(game=game, state=state_after(game, moves), moves=moves)
+
+
+def seat_strategy(game: Game, side: str, variant: Variant | None = None) -> Strategy:
+    """The computer player sitting on ``side`` (ValueError if that seat is not a computer)."""
+    level, name = game.seat_computer(side)
+    if name:
+        return get_strategy(name)
+    if level:
+        from .engine import difficulty
+
+        return difficulty(variant or game_variant(game), level)
+    raise ValueError(f"seat {side} of game {game.pk} is not a computer")
+
+
+# Creating a game ------------------------------------------------------------------------------------
+
+
+def _check_settings(
+    *, variant: str, options: dict[str, Any] | None, opponent: str, side: str, strategy: str | None
+) -> Variant:
+    try:
+        variant_obj = get_variant(variant, **(options or {}))
+    except (ValueError, TypeError) as err:
+        raise InvalidGameSettings(str(err)) from None
+    if opponent not in Opponent.values:
+        raise InvalidGameSettings(f"unknown opponent {opponent!r}; choose one of {', '.join(Opponent.values)}")
+    if side not in ("X", "O", "random"):
+        raise InvalidGameSettings(f"side must be X, O or random, not {side!r}")
+    if strategy:
+        if opponent in (Opponent.LOCAL, Opponent.HUMAN):
+            raise InvalidGameSettings("a strategy can only be chosen for a computer opponent")
+        try:
+            chosen = get_strategy(strategy)
+        except (ValueError, TypeError) as err:
+            raise InvalidGameSettings(str(err)) from None
+        if not chosen.supports(variant_obj):
+            raise InvalidGameSettings(f"strategy {strategy!r} does not support {variant_obj.describe()}")
+    return variant_obj
+
+
+def game_create(
+    *,
+    player,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    opponent: str,
+    side: str = "X",
+    strategy: str | None = None,
+    seed: int | None = None,
+) -> Game:
+    """Start a game for ``player``.
+
+    ``opponent``: easy/medium/hard (a computer at that level, or ``strategy`` if named), local
+    (``player`` holds both seats), watch (computer against computer: ``strategy`` or medium on
+    both seats), human (the other seat stays open; the game waits in status ``open``).
+    ``side`` is the player's side: X, O or random.
+    """
+    variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
+    rng = random.Random(seed)
+    if side == "random":
+        side = rng.choice(SIDES)
+    other = "O" if side == "X" else "X"
+
+    game = Game(variant=variant_obj.key, options=dict(variant_obj.options), opponent=opponent, created_by=player)
+    seats: dict[str, dict[str, Any]] = {"X": {}, "O": {}}
+    if opponent in LEVELS:
+        seats[side] = {"player": player}
+        seats[other] = {"strategy": strategy} if strategy else {"level": opponent}
+    elif opponent == Opponent.LOCAL:
+        seats = {"X": {"player": player}, "O": {"player": player}}
+    elif opponent == Opponent.WATCH:
+        computer = {"strategy": strategy} if strategy else {"level": Opponent.MEDIUM.value}
+        seats = {"X": dict(computer), "O": dict(computer)}
+    else:  # human: the other seat waits for someone to accept (issue 4)
+        seats[side] = {"player": player}
+        game.status = Game.Status.OPEN
+    for seat_side, seat in seats.items():
+        prefix = seat_side.lower()
+        setattr(game, f"{prefix}_player", seat.get("player"))
+        setattr(game, f"{prefix}_level", seat.get("level", ""))
+        setattr(game, f"{prefix}_strategy", seat.get("strategy", ""))
+
+    # Computer seats must be able to play this variant (a level always can; check it exists).
+    for seat_side in SIDES:
+        if game.is_computer(seat_side):
+            try:
+                seat_strategy(game, seat_side, variant_obj)
+            except ValueError as err:
+                raise InvalidGameSettings(str(err)) from None
+
+    if variant_obj.options.get("random_start"):
+        first = variant_obj.new_game(seed=rng.randrange(2**31))
+        game.start_board = first.active_boards[0]
+
+    with transaction.atomic():
+        game.save()
+    return game
+
+
+# Moves ----------------------------------------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("x_player", "o_player", "created_by")
+        .get(pk=game.pk)
+    )
+
+
+def _check_playable(game: Game) -> None:
+    if game.is_finished:
+        raise GameFinished(f"this game is over: {game.result_text()}")
+    if game.status == Game.Status.OPEN:
+        raise GameNotStarted("this game is waiting for an opponent to join")
+
+
+def _record(game: Game, state: State, move: int, moves: list[int]) -> Position:
+    """Store ``move`` (already checked by the engine: ``state`` is the position after it)."""
+    side = "X" if state.ply % 2 == 1 else "O"
+    Move.objects.create(game=game, ply=state.ply, move=move, side=side)
+    game.ply = state.ply
+    fields = ["ply", "updated"]
+    if state.is_over:
+        game.status = Game.Status.FINISHED
+        game.finished = timezone.now()
+        if state.winner is None:
+            game.result, game.result_reason = Game.Result.DRAW, Game.Reason.FULL
+        else:
+            game.result = state.winner
+            game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
+        fields += ["status", "finished", "result", "result_reason"]
+    game.save(update_fields=fields)
+    return Position(game=game, state=state, moves=[*moves, move])
+
+
+def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position:
+    """Play ``move`` for ``player`` in ``game``; with ``reply`` let a computer seat answer at once.
+
+    Raises NotSeated, GameFinished, GameNotStarted, NotYourTurn, InvalidMove (the engine's
+    reason) or MoveConflict; in every case nothing is stored.
+    """
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
+    try:
+        with transaction.atomic():
+            locked = _lock(game)
+            sides = locked.sides_of(player)
+            if not sides:
+                raise NotSeated("you are not playing in this game")
+            _check_playable(locked)
+            to_move = locked.to_move
+            if to_move not in sides:
+                raise NotYourTurn(f"it is not your turn: {to_move} ({locked.seat_label(to_move)}) is to move")
+            moves = game_moves(locked)
+            state = state_after(locked, moves)
+            try:
+                after = state.play(move)
+            except IllegalMove as err:
+                raise InvalidMove(f"illegal move: {err}") from None
+            position = _record(locked, after, move, moves)
+    except IntegrityError:
+        raise MoveConflict("another move was recorded at the same moment; reload the game") from None
+    if reply and not position.state.is_over and position.game.is_computer(position.game.to_move):
+        return computer_move(game=position.game)
+    return position
+
+
+def computer_move(*, game: Game) -> Position:
+    """Let the computer seat whose turn it is play one move.
+
+    The strategy thinks outside any transaction (up to about a second), then the move is
+    recorded under the row lock only if the game has not moved on meanwhile (MoveConflict).
+    """
+    fresh = Game.objects.select_related("x_player", "o_player", "created_by").get(pk=game.pk)
+    _check_playable(fresh)
+    side = fresh.to_move
+    if not fresh.is_computer(side):
+        raise NotComputerTurn(f"it is not the computer's turn: {side} ({fresh.seat_label(side)}) is to move")
+    variant = game_variant(fresh)
+    moves = game_moves(fresh)
+    state = state_after(fresh, moves)
+    choice = seat_strategy(fresh, side, variant).choose(state)
+    after = state.play(choice)
+    try:
+        with transaction.atomic():
+            locked = _lock(fresh)
+            if locked.ply != fresh.ply or locked.is_finished:
+                raise MoveConflict("the game moved on while the computer was thinking")
+            return _record(locked, after, choice, moves)
+    except IntegrityError:
+        raise MoveConflict("the game moved on while the computer was thinking") from None
+
+
+def game_resign(*, game: Game, player) -> Game:
+    """``player`` gives up; the other side wins. With both seats (local play) the side to move resigns."""
+    with transaction.atomic():
+        locked = _lock(game)
+        sides = locked.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game, so you cannot resign it")
+        _check_playable(locked)
+        loser = locked.to_move if len(sides) == 2 else sides[0]
+        locked.status = Game.Status.FINISHED
+        locked.result = "O" if loser == "X" else "X"
+        locked.result_reason = Game.Reason.RESIGNED
+        locked.finished = timezone.now()
+        locked.save(update_fields=["status", "result", "result_reason", "finished", "updated"])
+    return locked

@@ -1,0 +1,83 @@
+"""Shared fixtures: players, logged-in clients, games. Keep them general; any test module may use them."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+PASSWORD = "a-Str0ng-passphrase"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Creating users with the production hasher costs ~0.5 s each; tests don't need that strength."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def make_player(db):
+    """Factory: ``make_player("alice", is_staff=True)`` creates a player with the shared password."""
+    from players.models import Player
+
+    def make(username: str = "alice", **fields):
+        return Player.objects.create_user(username=username, password=PASSWORD, **fields)
+
+    return make
+
+
+@pytest.fixture
+def player(make_player):
+    return make_player("alice")
+
+
+@pytest.fixture
+def other_player(make_player):
+    return make_player("bob")
+
+
+@pytest.fixture
+def staff(make_player):
+    return make_player("staffer", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def player_client(player) -> Client:
+    """A test client logged in as ``player``."""
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+@pytest.fixture
+def other_client(other_player) -> Client:
+    client = Client()
+    client.force_login(other_player)
+    return client
+
+
+@pytest.fixture
+def staff_client(staff) -> Client:
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def make_game(db, player):
+    """Factory over ``games.services.game_create``; defaults to a local classic game of ``player``."""
+    from games.services import game_create
+
+    def make(**kwargs):
+        kwargs.setdefault("player", player)
+        kwargs.setdefault("variant", "classic")
+        kwargs.setdefault("options", {})
+        kwargs.setdefault("opponent", "local")
+        kwargs.setdefault("side", "X")
+        return game_create(**kwargs)
+
+    return make
