@@ -1,0 +1,377 @@
+"""Terminal player: ``python -m games.engine.cli``.
+
+    python -m games.engine.cli                                   # asks for everything
+    python -m games.engine.cli --variant classic --x human --o ring
+    python -m games.engine.cli --variant nxn --option size=5 --x human --o hard
+    python -m games.engine.cli --variant ultimate --x mcts:seconds=0.5 --o random --seed 7
+
+A player is ``human``, a difficulty level (easy, medium, hard, when the engine has levels) or any
+registered strategy, optionally with options: ``name:option=value,option=value``. How people type
+moves is described in ``render.py`` (and shown in the game). Bad input never ends the game; end of
+input (Ctrl-D), Ctrl-C or ``quit`` abandon it cleanly. Exit status: 0 game finished, 1 abandoned,
+2 bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from dataclasses import dataclass
+from typing import IO, Any
+
+from . import VARIANTS, get_strategy, get_variant
+from .core import State, Variant
+from .render import (
+    BOX_DIAGRAM,
+    legal_moves_text,
+    move_help,
+    move_label,
+    move_table,
+    read_move,
+    render_board,
+    result_text,
+)
+from .strategies import STRATEGIES, Strategy
+
+HUMAN = "human"
+QUIT_WORDS = {"quit", "exit", "q"}
+HELP_WORDS = {"help", "?", "h"}
+TRUE_WORDS = {"true", "yes", "on", "y"}
+FALSE_WORDS = {"false", "no", "off", "n"}
+
+
+class Abandon(Exception):
+    """The person ended the game (EOF, Ctrl-C or 'quit'); the message says how."""
+
+
+class UsageError(Exception):
+    """A bad command line; the message says what is wrong."""
+
+
+@dataclass
+class Seat:
+    side: str
+    label: str  # "human", "hard", "mcts", ...
+    strategy: Strategy | None  # None: a person types the moves
+
+    @property
+    def human(self) -> bool:
+        return self.strategy is None
+
+
+# --- levels (games/engine/levels.py may or may not exist yet) ---------------------------------------
+
+
+def _levels() -> Any | None:
+    try:
+        return importlib.import_module(f"{__package__}.levels")
+    except ImportError:
+        return None
+
+
+def level_names() -> list[str]:
+    """Difficulty levels offered, in order; [] when the engine has no levels module."""
+    levels = _levels()
+    if levels is None or not hasattr(levels, "difficulty"):
+        return []
+    names = getattr(levels, "LEVELS", None) or ("easy", "medium", "hard")
+    return list(names)
+
+
+# --- parsing players and options ---------------------------------------------------------------------
+
+
+def _value(text: str) -> Any:
+    """'3' -> 3, '0.5' -> 0.5, 'true' -> True, anything else stays a string."""
+    low = text.strip().lower()
+    if low in TRUE_WORDS:
+        return True
+    if low in FALSE_WORDS:
+        return False
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def _pairs(items: list[str], what: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"{what} {item!r} must look like name=value")
+        name, _, raw = item.partition("=")
+        if not name.strip():
+            raise ValueError(f"{what} {item!r} has no name before '='")
+        result[name.strip()] = _value(raw)
+    return result
+
+
+def variant_options(key: str, items: list[str]) -> dict[str, Any]:
+    """``['size=5']`` -> ``{'size': 5}``, reading 1/0 as true/false for the variant's on/off options."""
+    options = _pairs(items, "option")
+    spec = VARIANTS[key].option_spec if key in VARIANTS else {}
+    for name, value in options.items():
+        if name in spec and spec[name][0] is bool and value in (0, 1) and not isinstance(value, bool):
+            options[name] = bool(value)
+    return options
+
+
+def make_seat(side: str, spec: str, variant: Variant, seed: int | None = None) -> Seat:
+    """``'human'``, a level or ``'strategy[:name=value,...]'`` -> a Seat; ValueError says what is wrong."""
+    text = spec.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise ValueError("no player given")
+    options = _pairs([p for p in rest.split(",") if p.strip()], "strategy option") if rest else {}
+    if name == HUMAN:
+        if options:
+            raise ValueError("a human player takes no options")
+        return Seat(side, HUMAN, None)
+    if name in level_names():
+        if options:
+            raise ValueError(f"a difficulty level takes no options; name a strategy to set options ({name!r})")
+        strategy = _levels().difficulty(variant, name)  # type: ignore[union-attr]
+        return Seat(side, f"{name}: {strategy.name}", strategy)
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown player {name!r}; choose {', '.join(player_choices())}")
+    cls = STRATEGIES[name]
+    if seed is not None and "seed" in cls.option_spec and "seed" not in options:
+        # Different seeds for the two sides, so two seeded random players do not mirror each other.
+        options["seed"] = seed if side == "X" else seed + 1
+    strategy = get_strategy(name, **options)
+    if not strategy.supports(variant):
+        usable = [n for n in sorted(STRATEGIES) if _supports(n, variant)]
+        raise ValueError(
+            f"strategy {name!r} does not play {variant.describe()}; for this variant choose "
+            f"{', '.join([HUMAN, *level_names(), *usable])}"
+        )
+    return Seat(side, name, strategy)
+
+
+def _supports(name: str, variant: Variant) -> bool:
+    try:
+        return get_strategy(name).supports(variant)
+    except Exception:  # a strategy that cannot even be built is simply not offered
+        return False
+
+
+def player_choices(variant: Variant | None = None) -> list[str]:
+    names = sorted(STRATEGIES) if variant is None else [n for n in sorted(STRATEGIES) if _supports(n, variant)]
+    return [HUMAN, *level_names(), *names]
+
+
+# --- the conversation --------------------------------------------------------------------------------
+
+
+class Terminal:
+    """Line input/output on two streams; raises Abandon on end of input, Ctrl-C or 'quit'."""
+
+    def __init__(self, stdin: IO[str], stdout: IO[str]) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        try:
+            line = self.stdin.readline()
+        except KeyboardInterrupt:
+            raise Abandon("interrupted (Ctrl-C)") from None
+        except UnicodeDecodeError:
+            return "\ufffd"  # undecodable bytes: treated as junk by the caller
+        if line == "":
+            raise Abandon("end of input (Ctrl-D)")
+        if not self.stdin.isatty():
+            self.stdout.write("\n")  # scripted input is not echoed: keep the transcript readable
+        text = line.strip()
+        if text.lower() in QUIT_WORDS:
+            raise Abandon("you typed quit")
+        return text
+
+
+def _choose_variant(term: Terminal) -> tuple[str, dict[str, Any]]:
+    keys = list(VARIANTS)
+    while True:
+        text = term.ask(f"Variant ({', '.join(keys)}) [classic]: ").lower() or "classic"
+        if text.isdigit() and 1 <= int(text) <= len(keys):
+            text = keys[int(text) - 1]
+        if text in VARIANTS:
+            break
+        term.say(f"There is no variant {text!r}; type one of: {', '.join(keys)}.")
+    options: dict[str, Any] = {}
+    for name, (kind, default, low, high) in VARIANTS[text].option_spec.items():
+        while True:
+            hint = "yes/no" if kind is bool else f"{low}-{high}"
+            shown = ("yes" if default else "no") if kind is bool else default
+            raw = term.ask(f"  {name} ({hint}) [{shown}]: ")
+            if not raw:
+                options[name] = default
+                break
+            value = variant_options(text, [f"{name}={raw}"])[name]
+            try:
+                VARIANTS[text].check_options({**options, name: value})
+            except ValueError as exc:
+                term.say(f"  {exc}")
+                continue
+            options[name] = value
+            break
+    return text, options
+
+
+def _choose_seat(term: Terminal, side: str, variant: Variant, default: str, seed: int | None) -> Seat:
+    choices = player_choices(variant)
+    while True:
+        text = term.ask(f"Who plays {side}? ({', '.join(choices)}) [{default}]: ") or default
+        try:
+            return make_seat(side, text, variant, seed)
+        except ValueError as exc:
+            term.say(str(exc))
+
+
+def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
+    class Parser(argparse.ArgumentParser):
+        def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+            if message:
+                stdout.write(message)
+
+        def error(self, message: str) -> None:  # type: ignore[override]
+            raise UsageError(message)
+
+    parser = Parser(
+        prog="python -m games.engine.cli",
+        description="Play tic-tac-toe variants in the terminal. Missing choices are asked for.",
+        epilog=(
+            "Players: human, a level (" + (", ".join(level_names()) or "none yet") + ") or a strategy ("
+            + ", ".join(sorted(STRATEGIES)) + "), optionally with options as name:option=value,option=value. "
+            "Moves: classic cells 1-9; other grids 'row col' from 1 (or a cell number); "
+            "ultimate/multi 'board box' 0-8, e.g. '4 0' or '40'."
+        ),
+    )
+    parser.add_argument("--variant", choices=list(VARIANTS), help="the variant (asked if missing)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a variant option, e.g. size=5, rows=15, k=5, closed_boards=true (repeatable)",
+    )
+    parser.add_argument("--x", metavar="PLAYER", help="who plays X (asked if missing)")
+    parser.add_argument("--o", metavar="PLAYER", help="who plays O (asked if missing)")
+    parser.add_argument("--seed", type=int, help="seed for seedable computer players and multi's random first board")
+    return parser
+
+
+def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
+    """Play ``state`` to the end; returns the final state. Raises Abandon if the person stops."""
+    variant = state.variant
+    moves: list[int] = []
+    while not state.is_over:
+        seat = seats[state.to_move]
+        term.say()
+        term.say(render_board(state))
+        if seat.human:
+            term.say(f"{state.to_move} to move. {legal_moves_text(state)}")
+            while True:
+                text = term.ask(f"{state.to_move}> ")
+                if text.lower() in HELP_WORDS:
+                    term.say(move_help(variant) + "; 'quit' ends the game.")
+                    if variant.nested:
+                        term.say("Boxes in every board:\n" + BOX_DIAGRAM)
+                    term.say(legal_moves_text(state))
+                    continue
+                if not text:
+                    term.say(f"Please type a move: {move_help(variant)}.")
+                    continue
+                try:
+                    move = read_move(state, text)
+                except ValueError as exc:
+                    term.say(f"Sorry, {exc}. Try again ('help' for help).")
+                    continue
+                break
+        else:
+            assert seat.strategy is not None
+            move = seat.strategy.choose(state)
+            term.say(f"{state.to_move} ({seat.label}) plays {_spoken(variant, move)}")
+        state = state.play(move)
+        moves.append(move)
+    term.say()
+    term.say(render_board(state))
+    term.say()
+    term.say(move_table(variant, moves))
+    term.say(f"Result: {result_text(state)}")
+    return state
+
+
+def _spoken(variant: Variant, move: int) -> str:
+    if variant.nested:
+        board, box = divmod(move, 9)
+        return f"board {board}, box {box} ({move_label(variant, move)})"
+    return move_label(variant, move)
+
+
+def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Run one game; the streams default to the process's own. Returns the exit status."""
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    term = Terminal(stdin, stdout)
+    parser = _build_parser(stdout)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        parser.print_usage()
+        term.say(f"error: {exc}")
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+
+    try:
+        if args.variant:
+            key = args.variant
+            try:
+                variant = get_variant(key, **variant_options(key, args.option))
+            except ValueError as exc:
+                term.say(f"error: {exc}")
+                return 2
+        else:
+            if args.option:
+                term.say("error: --option needs --variant")
+                return 2
+            key, options = _choose_variant(term)
+            variant = get_variant(key, **options)
+        term.say(f"Variant: {variant.describe()}. {move_help(variant)}.")
+        seats: dict[str, Seat] = {}
+        default_computer = "medium" if "medium" in level_names() else "random"
+        for side, flag, default in (("X", args.x, HUMAN), ("O", args.o, default_computer)):
+            if flag:
+                try:
+                    seats[side] = make_seat(side, flag, variant, args.seed)
+                except ValueError as exc:
+                    term.say(f"error: --{side.lower()}: {exc}")
+                    return 2
+            else:
+                seats[side] = _choose_seat(term, side, variant, default, args.seed)
+        term.say(f"X: {seats['X'].label}   O: {seats['O'].label}")
+        if key == "multi" and variant.options.get("random_start"):
+            state = variant.new_game(seed=args.seed)
+            term.say(f"The first board was drawn at random: board {state.active_boards[0]}.")
+        else:
+            state = variant.new_game()
+        play_game(term, state, seats)
+        return 0
+    except Abandon as exc:
+        term.say()
+        term.say(f"Game abandoned: {exc}. Bye.")
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C while a computer thinks or the screen is drawn
+        term.say()
+        term.say("Game abandoned: interrupted (Ctrl-C). Bye.")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
