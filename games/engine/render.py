@@ -128,7 +128,9 @@ def legal_moves_text(state: State, limit: int = 40) -> str:
             ((b, cells),) = by_board.items()
             return f"available boxes on board {b}: {' '.join(map(str, cells))}"
         # one line per board, as seed 002 printed them; a board with all nine free just says so
-        parts = [f"  board {b}: {'all' if len(cells) == 9 else ' '.join(map(str, cells))}" for b, cells in by_board.items()]
+        parts = [
+            f"  board {b}: {'all' if len(cells) == 9 else ' '.join(map(str, cells))}" for b, cells in by_board.items()
+        ]
         return "available boxes:\n" + "\n".join(parts)
     if len(moves) > limit:
         return f"available: any of the {len(moves)} empty cells (shown as '.')"
