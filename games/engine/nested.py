@@ -8,6 +8,8 @@ mask: whether it holds a line, its empty cells, the next open board. Move = 9 * 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from operator import or_
 from typing import Any
 
 from .core import IllegalMove, State, Variant
@@ -24,6 +26,251 @@ NEXT_OPEN = tuple(
     tuple(next(((c + i) % 9 for i in range(9) if not closed >> ((c + i) % 9) & 1), -1) for c in range(9))
     for closed in range(512)
 )
+
+# Tables for the raw, allocation-free code below (random playouts and mcts) --------------------
+#: result code of a raw position whose game goes on (0 X won, 1 O won, -1 draw)
+ONGOING = -2
+#: OPEN9[closed]: the open boards, ascending
+OPEN9 = tuple(tuple(b for b in range(9) if not closed >> b & 1) for closed in range(512))
+#: MOVES9[board][occupied]: the legal moves on that board, ascending
+MOVES9 = tuple(tuple(tuple(9 * b + c for c in FREE9[occ]) for occ in range(512)) for b in range(9))
+#: BOARD_CELL[move] = (board, cell)
+BOARD_CELL = tuple(divmod(m, 9) for m in range(81))
+#: SENT[closed][c]: ultimate's next target after a move in cell c (-1: free choice)
+SENT = tuple(tuple(-1 if closed >> c & 1 else c for c in range(9)) for closed in range(512))
+_REJECT = 255
+
+
+def _byte_pick(options: tuple[int, ...], reject: int) -> tuple[int, ...]:
+    """Map a random byte 0..255 uniformly onto ``options``; the few bytes beyond the largest multiple of
+    len(options) map to ``reject`` (the caller draws again), so the pick is exactly uniform."""
+    n = len(options)
+    limit = 256 // n * n if n else 0
+    return tuple(options[r % n] if r < limit else reject for r in range(256))
+
+
+#: PICK9[occupied][byte]: a uniformly random empty cell of a board, or 255 (draw again)
+PICK9 = tuple(bytes(_byte_pick(FREE9[occ], _REJECT)) for occ in range(512))
+#: FREE_PICK[closed << 8 | byte]: a uniformly random move among ALL cells of the open boards, or -1;
+#: the caller rejects occupied cells too, which leaves the choice uniform over the legal moves
+FREE_PICK = tuple(
+    m
+    for closed in range(512)
+    for m in _byte_pick(tuple(9 * b + c for b in range(9) if not closed >> b & 1 for c in range(9)), -1)
+)
+#: bytes drawn per refill of a playout's random stream: about one game's worth
+_CHUNK = 96
+
+
+def _playout_ultimate(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """Random playout under ultimate's default rules (only full boards are closed); mutates the lists.
+
+    Why it is fast: one random byte per move (drawn in bulk), one table lookup turns it into a cell,
+    no objects are built, and the side to move is a swap of two local names (``mine is xs``: X moves).
+    """
+    pick, free_pick, win9, sent, board_cell = PICK9, FREE_PICK, WIN9, SENT, BOARD_CELL
+    row = sent[full]
+    owned = xwon | owon
+    if side:
+        mine, theirs, mw, tw = os_, xs, owon, xwon
+    else:
+        mine, theirs, mw, tw = xs, os_, xwon, owon
+    while True:
+        for r in randbytes(_CHUNK):
+            if target >= 0:
+                c = pick[occ[target]][r]
+                if c > 8:
+                    continue
+                b = target
+            else:
+                m = free_pick[full << 8 | r]
+                if m < 0:
+                    continue
+                b, c = board_cell[m]
+                if occ[b] >> c & 1:
+                    continue
+            bit = 1 << c
+            o = occ[b] | bit
+            occ[b] = o
+            mm = mine[b] | bit
+            mine[b] = mm
+            if win9[mm] and not owned >> b & 1:
+                owned |= 1 << b
+                mw |= 1 << b
+                if win9[mw]:
+                    return 0 if mine is xs else 1
+            if o == ALL9:
+                full |= 1 << b
+                if full == ALL9:
+                    return -1
+                row = sent[full]
+            target = row[c]
+            mine, theirs, mw, tw = theirs, mine, tw, mw
+
+
+def _playout_closed(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """Random playout of ultimate with ``closed_boards`` (won boards are closed too)."""
+    pick, free_pick, win9, sent, board_cell = PICK9, FREE_PICK, WIN9, SENT, BOARD_CELL
+    closed = full | xwon | owon
+    row = sent[closed]
+    if side:
+        mine, theirs, mw, tw = os_, xs, owon, xwon
+    else:
+        mine, theirs, mw, tw = xs, os_, xwon, owon
+    while True:
+        for r in randbytes(_CHUNK):
+            if target >= 0:
+                c = pick[occ[target]][r]
+                if c > 8:
+                    continue
+                b = target
+            else:
+                m = free_pick[closed << 8 | r]
+                if m < 0:
+                    continue
+                b, c = board_cell[m]
+                if occ[b] >> c & 1:
+                    continue
+            bit = 1 << c
+            o = occ[b] | bit
+            occ[b] = o
+            mm = mine[b] | bit
+            mine[b] = mm
+            if win9[mm]:  # a board is closed once won, so this is a fresh win
+                mw |= 1 << b
+                if win9[mw]:
+                    return 0 if mine is xs else 1
+                closed |= 1 << b
+                if closed == ALL9:
+                    return -1
+                row = sent[closed]
+            elif o == ALL9:
+                closed |= 1 << b
+                if closed == ALL9:
+                    return -1
+                row = sent[closed]
+            target = row[c]
+            mine, theirs, mw, tw = theirs, mine, tw, mw
+
+
+def _playout_multi(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """Random playout of multi: won and full boards close; the most boards won wins at the end."""
+    pick, free_pick, win9, next_open, board_cell = PICK9, FREE_PICK, WIN9, NEXT_OPEN, BOARD_CELL
+    closed = full | xwon | owon
+    row = next_open[closed]
+    if side:
+        mine, theirs, mw, tw = os_, xs, owon, xwon
+    else:
+        mine, theirs, mw, tw = xs, os_, xwon, owon
+    while True:
+        for r in randbytes(_CHUNK):
+            if target >= 0:
+                c = pick[occ[target]][r]
+                if c > 8:
+                    continue
+                b = target
+            else:  # only the very first move of a game may be free
+                m = free_pick[closed << 8 | r]
+                if m < 0:
+                    continue
+                b, c = board_cell[m]
+                if occ[b] >> c & 1:
+                    continue
+            bit = 1 << c
+            o = occ[b] | bit
+            occ[b] = o
+            mm = mine[b] | bit
+            mine[b] = mm
+            if win9[mm]:
+                mw |= 1 << b
+                closed |= 1 << b
+            elif o == ALL9:
+                closed |= 1 << b
+            else:
+                target = row[c]
+                mine, theirs, mw, tw = theirs, mine, tw, mw
+                continue
+            if closed == ALL9:
+                nx, no = (POPCOUNT9[mw], POPCOUNT9[tw]) if mine is xs else (POPCOUNT9[tw], POPCOUNT9[mw])
+                return 0 if nx > no else 1 if no > nx else -1
+            row = next_open[closed]
+            target = row[c]
+            mine, theirs, mw, tw = theirs, mine, tw, mw
+
+
+def _step_ultimate(
+    xs: list[int], os_: list[int], occ: list[int], won: list[int], full: int, side: int, move: int
+) -> tuple[int, int, int]:
+    b, c = BOARD_CELL[move]
+    bit = 1 << c
+    mine = os_ if side else xs
+    m = mine[b] | bit
+    mine[b] = m
+    o = occ[b] | bit
+    occ[b] = o
+    if o == ALL9:
+        full |= 1 << b
+    if WIN9[m] and not (won[0] | won[1]) >> b & 1:
+        w = won[side] | 1 << b
+        won[side] = w
+        if WIN9[w]:
+            return full, -1, side
+    if full == ALL9:
+        return full, -1, -1
+    return full, -1 if full >> c & 1 else c, ONGOING
+
+
+def _step_closed(
+    xs: list[int], os_: list[int], occ: list[int], won: list[int], full: int, side: int, move: int
+) -> tuple[int, int, int]:
+    b, c = BOARD_CELL[move]
+    bit = 1 << c
+    mine = os_ if side else xs
+    m = mine[b] | bit
+    mine[b] = m
+    o = occ[b] | bit
+    occ[b] = o
+    if o == ALL9:
+        full |= 1 << b
+    if WIN9[m] and not (won[0] | won[1]) >> b & 1:
+        w = won[side] | 1 << b
+        won[side] = w
+        if WIN9[w]:
+            return full, -1, side
+    closed = full | won[0] | won[1]
+    if closed == ALL9:
+        return full, -1, -1
+    return full, -1 if closed >> c & 1 else c, ONGOING
+
+
+def _step_multi(
+    xs: list[int], os_: list[int], occ: list[int], won: list[int], full: int, side: int, move: int
+) -> tuple[int, int, int]:
+    b, c = BOARD_CELL[move]
+    bit = 1 << c
+    mine = os_ if side else xs
+    m = mine[b] | bit
+    mine[b] = m
+    o = occ[b] | bit
+    occ[b] = o
+    if o == ALL9:
+        full |= 1 << b
+    if WIN9[m] and not (won[0] | won[1]) >> b & 1:
+        won[side] |= 1 << b
+    closed = full | won[0] | won[1]
+    if closed == ALL9:
+        nx, no = POPCOUNT9[won[0]], POPCOUNT9[won[1]]
+        return full, -1, 0 if nx > no else 1 if no > nx else -1
+    return full, NEXT_OPEN[closed][c], ONGOING
 
 
 class NestedVariant(Variant):
@@ -52,64 +299,45 @@ class NestedVariant(Variant):
 
     def playout(self, state: NestedState, rng: random.Random | None = None) -> str | None:
         """Play uniformly random moves to the end; return the winner ("X", "O") or None for a draw."""
-        rand = (rng or random).random
-        xs = list(state.xs)
-        os_ = list(state.os)
-        boards = (xs, os_)
-        won = [state.xwon, state.owon]
-        full = state.full
-        closes_won = self.closes_won
-        multi = isinstance(self, Multi)
-        target = state.target
-        side = state.ply & 1
         if state.is_over:
             return state.winner
-        win9, free9, next_open = WIN9, FREE9, NEXT_OPEN
-        while True:
-            closed = full | (won[0] | won[1]) if closes_won else full
-            if target >= 0:
-                b = target
-                free = free9[xs[b] | os_[b]]
-                c = free[int(rand() * len(free))]
-            else:
-                total = 0
-                for bb in range(9):
-                    if not closed >> bb & 1:
-                        total += len(free9[xs[bb] | os_[bb]])
-                pick = int(rand() * total)
-                for b in range(9):
-                    if not closed >> b & 1:
-                        free = free9[xs[b] | os_[b]]
-                        if pick < len(free):
-                            c = free[pick]
-                            break
-                        pick -= len(free)
-            mine = boards[side]
-            m = mine[b] | (1 << c)
-            mine[b] = m
-            bit = 1 << b
-            if win9[m] and not (won[0] | won[1]) & bit:
-                won[side] |= bit
-                if not multi and win9[won[side]]:
-                    return "XO"[side]
-                closed_now = True
-            else:
-                closed_now = False
-            if xs[b] | os_[b] == ALL9:
-                full |= bit
-                closed_now = True
-            if closed_now:
-                closed = full | (won[0] | won[1]) if closes_won else full
-                if closed == ALL9:
-                    if multi:
-                        nx, no = POPCOUNT9[won[0]], POPCOUNT9[won[1]]
-                        return "X" if nx > no else "O" if no > nx else None
-                    return None
-            if multi:
-                target = next_open[closed][c]
-            else:
-                target = -1 if closed >> c & 1 else c
-            side ^= 1
+        who = self.raw_playout(
+            list(state.xs), list(state.os), list(map(or_, state.xs, state.os)),
+            state.xwon, state.owon, state.full, state.target, state.ply & 1, (rng or random).randbytes,
+        )
+        return "XO"[who] if who >= 0 else None
+
+    # Raw interface for search code (mcts): plain lists and ints, no state objects -------------
+    # A raw position is xs, os, occ (9 masks each: X's cells, O's cells, both), the won masks
+    # xwon/owon, the full-board mask, the target board (-1: free choice) and the side to move.
+    # Results are ints: 0 X won, 1 O won, -1 draw, ONGOING while the game goes on.
+
+    @staticmethod
+    def raw_playout(
+        xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+        randbytes: Callable[[int], bytes],
+    ) -> int:  # pragma: no cover - every variant overrides it
+        raise NotImplementedError
+
+    @staticmethod
+    def raw_step(
+        xs: list[int], os_: list[int], occ: list[int], won: list[int], full: int, side: int, move: int
+    ) -> tuple[int, int, int]:  # pragma: no cover - every variant overrides it
+        """Play ``move`` for ``side`` in place (``won`` is [xwon, owon]); return (full, target, result)."""
+        raise NotImplementedError
+
+    def raw_closed(self, xwon: int, owon: int, full: int) -> int:
+        return full | xwon | owon if self.closes_won else full
+
+    @staticmethod
+    def raw_moves(occ: list[int], closed: int, target: int) -> list[int]:
+        """The legal moves of a raw position that is not over, ascending."""
+        if target >= 0:
+            return list(MOVES9[target][occ[target]])
+        moves: list[int] = []
+        for b in OPEN9[closed]:
+            moves += MOVES9[b][occ[b]]
+        return moves
 
 
 class Ultimate(NestedVariant):
@@ -117,9 +345,15 @@ class Ultimate(NestedVariant):
     title = "Ultimate"
     option_spec = {"closed_boards": (bool, False, None, None)}
 
+    raw_playout = staticmethod(_playout_ultimate)
+    raw_step = staticmethod(_step_ultimate)
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.closes_won = self.options["closed_boards"]
+        if self.closes_won:
+            self.raw_playout = _playout_closed  # type: ignore[method-assign]  # plain functions on the instance
+            self.raw_step = _step_closed  # type: ignore[method-assign]
 
     def describe(self) -> str:
         return "Ultimate, won boards closed" if self.closes_won else "Ultimate"
@@ -138,6 +372,8 @@ class Multi(NestedVariant):
     title = "Multi"
     option_spec = {"random_start": (bool, False, None, None)}
     closes_won = True
+    raw_playout = staticmethod(_playout_multi)
+    raw_step = staticmethod(_step_multi)
 
     def describe(self) -> str:
         return "Multi, random first board" if self.options["random_start"] else "Multi"
