@@ -1,0 +1,360 @@
+"""The terminal player and its text helpers, driven with scripted input."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine import STRATEGIES, get_strategy, get_variant
+from games.engine.cli import level_names, main
+from games.engine.render import (
+    legal_moves_text,
+    move_label,
+    move_table,
+    parse_move,
+    read_move,
+    render_board,
+    result_text,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv: list[str], lines: list[str] | str = "") -> tuple[int, str]:
+    text = lines if isinstance(lines, str) else "".join(line + "\n" for line in lines)
+    out = io.StringIO()
+    code = main(argv, stdin=io.StringIO(text), stdout=out)
+    output = out.getvalue()
+    assert "Traceback" not in output
+    return code, output
+
+
+def random_game(variant_key: str, seed: int, **options: Any) -> list[int]:
+    rng = random.Random(seed)
+    state = get_variant(variant_key, **options).new_game()
+    moves = []
+    while not state.is_over:
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    return moves
+
+
+# --- render: drawing ---------------------------------------------------------------------------------
+
+
+def test_classic_drawn_as_seed_000() -> None:
+    state = get_variant("classic").new_game()
+    assert render_board(state) == " 1 | 2 | 3\n-----------\n 4 | 5 | 6\n-----------\n 7 | 8 | 9"
+    state = state.play(4).play(0)
+    assert render_board(state).splitlines()[0] == " O | 2 | 3"
+    assert render_board(state).splitlines()[2] == " 4 | X | 6"
+
+
+def test_grid_drawn_with_row_and_column_numbers() -> None:
+    state = get_variant("nxn", size=5).new_game().play(7)  # row 2, column 3
+    lines = render_board(state).splitlines()
+    assert lines[0].split() == ["1", "2", "3", "4", "5"]
+    assert lines[2].split() == ["2", ".", ".", "X", ".", "."]
+    big = render_board(get_variant("mnk", rows=12, cols=15, k=5).new_game().play(14)).splitlines()
+    assert big[0].split()[-3:] == ["13", "14", "15"]  # two-digit columns stay apart
+    assert big[1].split()[-1] == "X" and big[-1].split()[0] == "12"
+
+
+def test_nested_drawn_as_seed_002() -> None:
+    state = get_variant("ultimate").new_game()
+    for m in (9, 1, 11, 19, 10):  # X takes board 1, O is sent there
+        state = state.play(m)
+    text = render_board(state)
+    lines = text.splitlines()
+    assert lines[0] == "+-- 0 --+-- 1 --+-- 2 --+"
+    assert lines[1] == "| - O - | X X X | - O - |"
+    assert lines[4] == "+-- 3 --+-- 4 --+-- 5 --+"
+    assert lines[12] == "+-------+-------+-------+"
+    assert "1:X" in text and "next move on board 1" in text
+    assert legal_moves_text(state) == "available boxes on board 1: 3 4 5 6 7 8"
+    first = legal_moves_text(get_variant("multi").new_game())
+    assert first.splitlines()[0] == "available boxes:" and "  board 8: all" in first
+
+
+def test_move_labels() -> None:
+    assert move_label(get_variant("classic"), 0) == "1"
+    assert move_label(get_variant("classic"), 8) == "9"
+    assert move_label(get_variant("nxn", size=5), 7) == "2 3"
+    assert move_label(get_variant("ultimate"), 36) == "4 0"
+
+
+def test_move_table_as_seed_004() -> None:
+    table = move_table(get_variant("ultimate"), [36, 2, 26, 74, 20, 23])
+    lines = table.splitlines()
+    assert [c.strip() for c in lines[1].strip("|").split("|")] == ["Play No.", "Player", "Board", "Position"]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[3:-1]]
+    # seed 004's example game, row for row
+    assert rows == [["1", "X", "4", "0"], ["2", "O", "0", "2"], ["3", "X", "2", "8"],
+                    ["4", "O", "8", "2"], ["5", "X", "2", "2"], ["6", "O", "2", "5"]]
+    assert lines[0] == lines[-1] and set(lines[0]) == {"|", "-"}
+    grid = move_table(get_variant("classic"), [4, 0]).splitlines()
+    assert [c.strip() for c in grid[1].strip("|").split("|")] == ["Play No.", "Player", "Position"]
+    assert [c.strip() for c in grid[3].strip("|").split("|")] == ["1", "X", "5"]
+
+
+def test_result_text() -> None:
+    state = get_variant("classic").new_game()
+    for m in (0, 3, 1, 4, 2):
+        state = state.play(m)
+    assert result_text(state) == "X wins"
+    assert result_text(get_variant("classic").new_game()) == "X to move"
+
+
+# --- render: parsing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "key,options,text,move",
+    [
+        ("classic", {}, "1", 0), ("classic", {}, " 9 ", 8),
+        ("four", {}, "2 3", 6), ("four", {}, "2,3", 6), ("four", {}, "16", 15),
+        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "15 15", 224), ("mnk", {"rows": 3, "cols": 7, "k": 3}, "3 7", 20),
+        ("ultimate", {}, "4 0", 36), ("ultimate", {}, "40", 36), ("ultimate", {}, "8,8", 80),
+        ("multi", {}, "0 0", 0),
+    ],
+)
+def test_parse_good(key: str, options: dict[str, Any], text: str, move: int) -> None:
+    assert parse_move(get_variant(key, **options), text) == move
+
+
+@pytest.mark.parametrize(
+    "key,text,words",
+    [
+        ("classic", "", "no move"), ("classic", "   ", "no move"), ("classic", "abc", "not a move"),
+        ("classic", "0", "no cell 0"), ("classic", "10", "no cell 10"), ("classic", "-1", "out of range"),
+        ("classic", "2 2", "not a move"), ("classic", "5.0", "not a move"), ("classic", "٣", "not a move"),
+        ("four", "5 1", "no row 5"), ("four", "1 0", "no column 0"), ("four", "17", "no cell 17"),
+        ("four", "1 2 3", "not a move"),
+        ("ultimate", "9 0", "no board 9"), ("ultimate", "4 9", "no box 9"), ("ultimate", "99", "no board 9"),
+        ("ultimate", "4", "board and the cell"), ("ultimate", "x4", "not a move"), ("ultimate", "1 2 3", "exactly"),
+    ],
+)
+def test_parse_bad(key: str, text: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        parse_move(get_variant(key), text)
+
+
+def test_read_move_checks_the_position() -> None:
+    classic = get_variant("classic").new_game().play(4)
+    with pytest.raises(ValueError, match="5 is already taken by X"):
+        read_move(classic, "5")
+    nested = get_variant("ultimate").new_game().play(36)  # board 4 box 0: O is sent to board 0
+    with pytest.raises(ValueError, match="must play on board 0"):
+        read_move(nested, "4 1")
+    with pytest.raises(ValueError, match="already taken"):
+        read_move(get_variant("ultimate").new_game().play(0), "0")  # sent to board 0, box 0 is X's
+    assert read_move(nested, "3") == 3  # one board open: the box alone is enough
+    over = classic
+    for m in (0, 1, 8, 7):  # X takes the middle column
+        over = over.play(m)
+    assert over.is_over
+    with pytest.raises(ValueError, match="over"):
+        read_move(over, "3")
+
+
+# --- the CLI -----------------------------------------------------------------------------------------
+
+
+def test_classic_against_ring_with_junk() -> None:
+    junk = ["hello", "", "0", "10", "5", "1 2", "-3", "5"]
+    # 5 first; then junk incl. the taken 5; ring answers 1 (ring's centre rule is taken: corner)
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "ring"], junk + ["2", "3", "4", "6", "7", "8", "9"])
+    assert code == 0
+    assert "'hello' is not a move" in out
+    assert "Please type a move" in out
+    assert "no cell 0" in out and "no cell 10" in out
+    assert "5 is already taken by X" in out
+    assert "out of range" in out
+    assert "O (ring) plays" in out
+    assert "Result: " in out and "| Play No. | Player | Position |" in out
+
+
+@pytest.mark.parametrize(
+    "key,options", [("classic", []), ("four", []), ("nxn", ["size=3"]), ("mnk", ["rows=3", "cols=4", "k=3"]),
+                    ("ultimate", []), ("ultimate", ["closed_boards=true"]), ("multi", [])],
+)
+def test_human_against_human_full_game_with_junk(key: str, options: list[str]) -> None:
+    opts = dict(o.split("=") for o in options)
+    typed_opts = {k: (v == "true") if v in ("true", "false") else int(v) for k, v in opts.items()}
+    variant = get_variant(key, **typed_opts)
+    moves = random_game(key, 4, **typed_opts)
+    state = variant.new_game()
+    lines: list[str] = []
+    saw_wrong_board = False
+    for i, move in enumerate(moves):
+        if i % 3 == 1:
+            lines += ["zz", "", "99 99 99"]
+            lines.append(move_label(variant, moves[i - 1]))  # taken
+        if variant.nested and len(state.active_boards) == 1:
+            other = next(m for m in range(81) if m // 9 != state.active_boards[0] and state.cells[m] is None)
+            lines.append(move_label(variant, other))  # wrong board
+            saw_wrong_board = True
+        lines.append(move_label(variant, move))
+        state = state.play(move)
+    opt_args = [a for o in options for a in ("--option", o)]
+    code, out = run(["--variant", key, *opt_args, "--x", "human", "--o", "human"], lines)
+    assert code == 0, out[-2000:]
+    assert out.count("not a move") >= len(moves) // 3
+    assert "already taken" in out
+    if saw_wrong_board:
+        assert "you must play on board" in out
+    assert f"Result: {result_text(state)}" in out
+    rows = [line for line in out.splitlines() if line.startswith("|") and line[1:].split("|")[0].strip().isdigit()]
+    assert len(rows) == len(moves)
+
+
+def test_end_of_input_abandons_cleanly() -> None:
+    code, out = run(["--variant", "ultimate", "--x", "human", "--o", "random", "--seed", "1"], ["4 0"])
+    assert code == 1
+    assert "Game abandoned: end of input" in out
+    code, out = run([], "")  # EOF at the very first question
+    assert code == 1 and "abandoned" in out
+
+
+def test_quit_abandons_cleanly() -> None:
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "human"], ["5", "quit"])
+    assert code == 1 and "you typed quit" in out
+
+
+class _CtrlC(io.StringIO):
+    def readline(self, *args: Any) -> str:  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_abandons_cleanly() -> None:
+    out = io.StringIO()
+    code = main(["--variant", "classic", "--x", "human", "--o", "ring"], stdin=_CtrlC(), stdout=out)
+    assert code == 1
+    assert "interrupted (Ctrl-C)" in out.getvalue() and "Traceback" not in out.getvalue()
+
+
+def test_ctrl_c_while_the_computer_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    cls = STRATEGIES["random"]
+
+    def boom(self: Any, state: Any) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cls, "_choose", boom)
+    code, out = run(["--variant", "classic", "--x", "random", "--o", "random"])
+    assert code == 1 and "interrupted (Ctrl-C)" in out
+
+
+def test_prompts_when_flags_are_missing() -> None:
+    lines = ["chess", "nxn", "eleven", "11", "4", "robot", "", "random:seed=5"]
+    # X is human on 4 x 4 (size 4); type every cell in order: the ones the computer took are refused politely
+    rng_moves = [f"{r} {c}" for r in range(1, 5) for c in range(1, 5)]
+    code, out = run([], lines + rng_moves)
+    assert code == 0, out[-1500:]
+    assert "There is no variant 'chess'" in out
+    assert "must be a whole number" in out and "between 3 and 10" in out
+    assert "unknown player 'robot'" in out
+    assert "Variant: 4 x 4, 4 in a row" in out
+    assert "X: human   O: random" in out
+    assert "Result: " in out
+
+
+def test_multi_random_start_is_shown() -> None:
+    code, out = run(["--variant", "multi", "--option", "random_start=1", "--x", "random", "--o", "random",
+                     "--seed", "3"])
+    first = get_variant("multi", random_start=True).new_game(seed=3).active_boards[0]
+    assert code == 0 and f"drawn at random: board {first}" in out
+    assert f"X (random) plays board {first}," in out
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["--variant", "chess"], "invalid choice"),
+        (["--variant", "nxn", "--option", "size=2"], "between 3 and 10"),
+        (["--variant", "nxn", "--option", "colour=red"], "unknown option 'colour'"),
+        (["--variant", "nxn", "--option", "size"], "name=value"),
+        (["--variant", "classic", "--x", "wizard"], "unknown player 'wizard'"),
+        (["--variant", "classic", "--x", "random:depth=3"], "unknown option 'depth'"),
+        (["--variant", "classic", "--x", "human:fast=1"], "takes no options"),
+        (["--option", "size=5"], "needs --variant"),
+        (["--seed", "abc"], "invalid int"),
+    ],
+)
+def test_bad_command_lines(argv: list[str], words: str) -> None:
+    code, out = run(argv)
+    assert code == 2
+    assert words in out
+
+
+def test_unsupported_strategy_is_refused() -> None:
+    unsupported = [(name, key) for name in sorted(STRATEGIES) for key in ("classic", "four", "ultimate")
+                   if not get_strategy(name).supports(get_variant(key))]
+    if not unsupported:
+        pytest.skip("every registered strategy plays every variant")
+    name, key = unsupported[0]
+    code, out = run(["--variant", key, "--x", name, "--o", "random"])
+    assert code == 2 and "does not play" in out
+
+
+def test_help() -> None:
+    code, out = run(["--help"])
+    assert code == 0 and "--variant" in out and "board box" in out
+
+
+# --- computer against computer -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "key,options",
+    [("classic", []), ("four", []), ("nxn", ["size=6"]), ("mnk", ["rows=15", "cols=15", "k=5"]),
+     ("ultimate", []), ("ultimate", ["closed_boards=yes"]), ("multi", []), ("multi", ["random_start=on"])],
+)
+def test_seeded_random_players_repeat(key: str, options: list[str]) -> None:
+    argv = ["--variant", key, *[a for o in options for a in ("--option", o)], "--x", "random", "--o", "random",
+            "--seed", "9"]
+    code, out = run(argv)
+    assert code == 0 and "Result: " in out
+    assert run(argv) == (code, out)
+
+
+def _quick_options(name: str) -> str:
+    """Options that keep any strategy fast enough for a test, picked by what it accepts."""
+    spec = STRATEGIES[name].option_spec
+    quick = {"iterations": 30, "seconds": 0.02, "depth": 2, "seed": 1}
+    chosen = [f"{k}={v}" for k, v in quick.items() if k in spec]
+    return name + (":" + ",".join(chosen) if chosen else "")
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_every_registered_strategy_plays_through_the_cli(name: str) -> None:
+    key = next((k for k in ("classic", "ultimate", "four") if get_strategy(name).supports(get_variant(k))), None)
+    if key is None:
+        pytest.skip(f"{name} plays none of classic, ultimate, four")
+    code, out = run(["--variant", key, "--x", _quick_options(name), "--o", "random", "--seed", "2"])
+    assert code == 0 and "Result: " in out
+    assert f"X ({name}) plays" in out
+
+
+def test_levels_if_present() -> None:
+    names = level_names()
+    if not names:
+        pytest.skip("games/engine/levels.py is not there yet")
+    code, out = run(["--variant", "classic", "--x", names[0], "--o", names[-1]])
+    assert code == 0 and "Result: " in out
+
+
+def test_module_runs_as_a_program() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "games.engine.cli", "--variant", "classic", "--x", "human", "--o", "ring"],
+        input="abc\n5\n", cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1  # input ended mid-game
+    assert "is not a move" in proc.stdout and "Game abandoned: end of input" in proc.stdout
+    assert proc.stderr == ""
