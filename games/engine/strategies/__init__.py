@@ -72,6 +72,8 @@ def get_strategy(name: str, **options: Any) -> Strategy:
 # Importing the modules registers the strategies.
 from . import (  # noqa: E402,F401
     alphabeta,
+    pairing,
+    perfect,
     random_player,
     ring,
     threats,
