@@ -7,7 +7,11 @@ checked for a win by a handful of ANDs.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import accumulate, compress
+from operator import or_
 from typing import Any
 
 from .core import IllegalMove, State, Variant
@@ -28,6 +32,35 @@ def line_tables(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], tuple[tu
                     lines.append(mask)
     per_cell = tuple(tuple(m for m in lines if m >> cell & 1) for cell in range(rows * cols))
     return tuple(lines), per_cell
+
+
+@lru_cache(maxsize=64)
+def line_scans(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Per direction (shifts, starts): a mask holds a k-line in that direction iff, after ``t &= t >> s``
+    for each shift s (run lengths doubling: 1, 2, 4, ... then the rest), ``t & starts`` is non-zero.
+    ``starts`` are the cells where a whole line fits, so runs that wrap round a row edge do not count."""
+    scans = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        d = dr * cols + dc
+        starts = 0
+        for r in range(rows):
+            for c in range(cols):
+                if 0 <= r + dr * (k - 1) < rows and 0 <= c + dc * (k - 1) < cols:
+                    starts |= 1 << (r * cols + c)
+        if not starts:
+            continue
+        shifts, length = [], 1
+        while 2 * length <= k:
+            shifts.append(length * d)
+            length *= 2
+        if length < k:
+            shifts.append((k - length) * d)
+        scans.append((tuple(shifts), starts))
+    return tuple(scans)
+
+
+#: bin() digits of an occupancy mask -> bytes that are 1 for an empty cell (for itertools.compress)
+_EMPTY_OF_DIGIT = bytes.maketrans(b"01", b"\x01\x00")
 
 
 class GridVariant(Variant):
@@ -55,6 +88,59 @@ class GridVariant(Variant):
 
     def new_game(self) -> GridState:
         return GridState(self, 0, 0, 0, None, False)
+
+    def playout(self, state: GridState, rng: random.Random | None = None) -> str | None:
+        """Play uniformly random moves to the end; return the winner ("X", "O") or None for a draw."""
+        if state.is_over:
+            return state.winner
+        who = self.raw_playout(state.x, state.o, state.ply & 1, (rng or random).random)
+        return "XO"[who] if who >= 0 else None
+
+    def has_line(self, mask: int) -> bool:
+        """Whether the mask holds k in a row (a few big-int shifts instead of a loop over every line)."""
+        for shifts, starts in line_scans(self.rows, self.cols, self.k):
+            t = mask
+            for s in shifts:
+                t &= t >> s
+            if t & starts:
+                return True
+        return False
+
+    def raw_playout(self, x: int, o: int, side: int, rand: Callable[[], float]) -> int:
+        """Random playout from masks x, o with ``side`` (0 X, 1 O) to move; 0 X won, 1 O won, -1 draw.
+
+        Uniformly random moves until the game ends are a uniformly random order of the empty cells,
+        cut at the first line. So: shuffle the empty cells once (a C-level sort by random keys), give
+        the mover the even places and the other side the odd ones, and binary-search each side's
+        prefix masks for the move that completes its first line. No per-move Python loop.
+        """
+        n = self.cell_count
+        occ = x | o
+        if occ:
+            empties = list(compress(range(n), bin(occ | 1 << n)[:2:-1].encode().translate(_EMPTY_OF_DIGIT)))
+        else:
+            empties = list(range(n))
+        keys = [rand() for _ in empties]
+        order = sorted(range(len(empties)), key=keys.__getitem__)
+        bits = [1 << empties[i] for i in order]
+        has_line = self.has_line
+        first = []  # per side (mover, other): the index in `bits` of the move completing its first line
+        for offset, base in ((0, o if side else x), (1, x if side else o)):
+            masks = list(accumulate(bits[offset::2], or_, initial=base))
+            if not has_line(masks[-1]):
+                first.append(n)
+                continue
+            lo, hi = 1, len(masks) - 1  # masks[hi] holds a line, masks[lo - 1] does not
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if has_line(masks[mid]):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            first.append(2 * (lo - 1) + offset)
+        if first[0] == first[1]:  # both n: nobody ever completes a line
+            return -1
+        return side if first[0] < first[1] else side ^ 1
 
 
 class Classic(GridVariant):
