@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from players import views as player_views
 
@@ -13,4 +14,6 @@ urlpatterns = [
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/", include("players.urls")),
+    path("games/", include("games.urls")),
+    path("", RedirectView.as_view(pattern_name="games:history", permanent=False), name="home"),
 ]

@@ -1,0 +1,69 @@
+"""Forms of the games pages. Field names follow the web contract of DESIGN.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .engine import STRATEGIES, VARIANTS
+from .models import Opponent
+from .selectors import RESULT_FILTERS
+
+#: which option fields belong to which variant (the form shows only the chosen variant's)
+OPTION_FIELDS = ("size", "rows", "cols", "k", "closed_boards", "random_start")
+
+
+def _variant_choices() -> list[tuple[str, str]]:
+    return [(key, cls.title) for key, cls in VARIANTS.items()]
+
+
+def _strategy_choices() -> list[tuple[str, str]]:
+    return [("", "By level (recommended)")] + [(name, name) for name in sorted(STRATEGIES)]
+
+
+class NewGameForm(forms.Form):
+    variant = forms.ChoiceField(choices=_variant_choices, initial="classic")
+    size = forms.IntegerField(
+        required=False, min_value=3, max_value=10, initial=5, label="Size (n x n)", help_text="3 to 10; n in a row wins"
+    )
+    rows = forms.IntegerField(required=False, min_value=3, max_value=19, initial=15, label="Rows")
+    cols = forms.IntegerField(required=False, min_value=3, max_value=19, initial=15, label="Columns")
+    k = forms.IntegerField(required=False, min_value=3, max_value=19, initial=5, label="In a row to win (k)")
+    closed_boards = forms.BooleanField(required=False, label="Won boards are closed")
+    random_start = forms.BooleanField(required=False, label="First board drawn at random")
+    opponent = forms.ChoiceField(choices=Opponent.choices, initial=Opponent.MEDIUM, widget=forms.RadioSelect)
+    strategy = forms.ChoiceField(
+        choices=_strategy_choices,
+        required=False,
+        label="Computer strategy",
+        help_text="Optional: a named computer player instead of the level",
+    )
+    side = forms.ChoiceField(
+        choices=[("X", "X (moves first)"), ("O", "O"), ("random", "Random")], initial="X", widget=forms.RadioSelect
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        key = data.get("variant")
+        cls = VARIANTS.get(key) if key else None
+        if cls is None:
+            return data
+        options: dict[str, Any] = {}
+        for name, (kind, default, _low, _high) in cls.option_spec.items():
+            value = data.get(name)
+            if kind is bool:
+                options[name] = bool(value)
+            else:
+                options[name] = default if value is None else value
+        try:
+            cls(**options)
+        except ValueError as err:
+            raise forms.ValidationError(str(err)[:1].upper() + str(err)[1:]) from None
+        data["options"] = options
+        return data
+
+
+class HistoryFilterForm(forms.Form):
+    variant = forms.ChoiceField(choices=lambda: [("", "All variants"), *_variant_choices()], required=False)
+    result = forms.ChoiceField(choices=[("", "Any result"), *RESULT_FILTERS.items()], required=False)

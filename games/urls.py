@@ -1,0 +1,19 @@
+"""URLs of the games app (namespace ``games``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.history, name="history"),
+    path("new/", views.game_new, name="new"),
+    path("<int:pk>/", views.game_detail, name="detail"),
+    path("<int:pk>/move/", views.game_move, name="move"),
+    path("<int:pk>/computer/", views.game_computer_move, name="computer_move"),
+    path("<int:pk>/resign/", views.game_resign_view, name="resign"),
+    path("<int:pk>/replay/", views.game_replay, name="replay"),
+]

@@ -1,0 +1,373 @@
+"""Game pages and their htmx partials. Thin: parse the request, call a service, render.
+
+An htmx request gets the partial it swaps (``#play`` on the game page, ``#replay``,
+``#history``); a plain request gets the full page or a redirect, so everything works without
+JavaScript. A refused request answers 4xx with the message: for htmx it is retargeted into the
+page's ``#game-error`` element, without htmx the whole page is shown with the message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import push_url, reswap, retarget
+
+from .forms import HistoryFilterForm, NewGameForm
+from .models import Game
+from .selectors import RESULT_FILTERS, can_view, game_history, variant_label
+from .services import (
+    GameError,
+    InvalidGameSettings,
+    InvalidMove,
+    MoveConflict,
+    NotComputerTurn,
+    Position,
+    computer_move,
+    game_create,
+    game_moves,
+    game_position,
+    game_resign,
+    move_play,
+    state_after,
+)
+
+HISTORY_PAGE_SIZE = 20
+COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRST"  # no I, as on go and gomoku boards; 19 letters
+
+
+# Helpers ----------------------------------------------------------------------------------------
+
+
+def _game_for(request: HttpRequest, pk: int) -> Game:
+    """The game if the signed-in player may see it; 404 otherwise (no hint that it exists)."""
+    game = get_object_or_404(Game.objects.select_related("x_player", "o_player", "created_by"), pk=pk)
+    if not can_view(game, request.user):
+        raise Http404("No such game.")
+    return game
+
+
+def _parse_move(raw: str | None) -> int:
+    raw = (raw or "").strip()
+    if not re.fullmatch(r"-?\d{1,6}", raw):
+        shown = raw[:20] or "nothing"
+        raise InvalidMove(f"a move must be a cell number, not {shown!r}" if raw else "no move was sent")
+    return int(raw)
+
+
+def _message(err: Exception) -> str:
+    text = str(err)
+    return text[:1].upper() + text[1:]
+
+
+def cell_position(game: Game, move: int, cols: int) -> dict[str, Any]:
+    """Human coordinates of a move: board/position for nested variants, a name for grid cells."""
+    if game.variant in ("ultimate", "multi"):
+        board, cell = divmod(move, 9)
+        return {"board": board, "cell": cell, "name": f"board {board}, cell {cell}"}
+    row, col = divmod(move, cols)
+    if game.variant == "classic":
+        name = str(move + 1)
+    else:
+        name = f"{COLUMN_LETTERS[col]}{row + 1}"
+    return {"row": row + 1, "col": col + 1, "name": name}
+
+
+def board_context(game: Game, state, *, player=None, interactive: bool = False, last: int | None = None) -> dict:
+    """What ``_board.html`` needs: cells (flat for grids, nine boards for nested variants)."""
+    variant = state.variant
+    cells = state.cells
+    playable: set[int] = set()
+    if interactive and player is not None and game.status == Game.Status.ACTIVE and not state.is_over:
+        if state.to_move in game.sides_of(player):
+            playable = set(state.legal_moves())
+    if last is None:
+        last = getattr(state, "last_move", None)
+
+    def cell(move: int, label: str) -> dict[str, Any]:
+        mark = cells[move] or ""
+        return {
+            "move": move,
+            "mark": mark,
+            "playable": move in playable,
+            "last": move == last,
+            "label": f"{label}, {mark or 'empty'}",
+        }
+
+    if variant.nested:
+        active = set(state.active_boards)
+        winners = state.board_winners
+        boards = [
+            {
+                "index": b,
+                "winner": winners[b] or "",
+                "active": b in active and (not interactive or bool(playable)),
+                "cells": [cell(9 * b + c, f"Board {b}, cell {c}") for c in range(9)],
+            }
+            for b in range(9)
+        ]
+        return {"nested": True, "boards": boards, "interactive": bool(playable)}
+    rows, cols = variant.rows, variant.cols
+    classic = game.variant == "classic"
+    grid = [
+        cell(m, f"Cell {m + 1}, row {m // cols + 1}, column {m % cols + 1}" if classic
+             else f"Row {m // cols + 1}, column {m % cols + 1}")
+        for m in range(variant.cell_count)
+    ]
+    return {
+        "nested": False,
+        "cells": grid,
+        "rows": rows,
+        "cols": cols,
+        "size_class": "large" if max(rows, cols) > 10 else "medium" if max(rows, cols) > 5 else "small",
+        "interactive": bool(playable),
+    }
+
+
+def move_rows(game: Game, moves: list[int], cols: int) -> list[dict[str, Any]]:
+    return [
+        {"ply": i, "side": "X" if i % 2 else "O", "move": move, **cell_position(game, move, cols)}
+        for i, move in enumerate(moves, start=1)
+    ]
+
+
+def status_context(game: Game, state, player) -> dict[str, Any]:
+    """The words of ``#status`` and who is to move."""
+    sides = game.sides_of(player)
+    computer_to_move = False
+    if game.is_finished:
+        text = game.result_text()
+        mine = game.result in sides and len(sides) == 1
+        lost = len(sides) == 1 and game.result in ("X", "O") and not mine
+        tone = "won" if mine else "lost" if lost else "over"
+        return {"text": text, "tone": tone, "computer_to_move": False}
+    if game.status == Game.Status.OPEN:
+        return {"text": "Waiting for an opponent to join", "tone": "waiting", "computer_to_move": False}
+    side = state.to_move
+    if game.is_computer(side):
+        computer_to_move = True
+        text = f"{side} to move: {game.seat_label(side)}"
+    elif side in sides and len(sides) == 1:
+        text = f"Your turn ({side})"
+    elif side in sides:
+        text = f"{side} to move"
+    else:
+        text = f"{side} to move ({game.seat_label(side)})"
+    return {"text": text, "tone": "turn", "computer_to_move": computer_to_move}
+
+
+def play_context(request: HttpRequest, position: Position, *, error: str = "") -> dict[str, Any]:
+    game, state = position.game, position.state
+    player = request.user
+    status = status_context(game, state, player)
+    sides = game.sides_of(player)
+    return {
+        "game": game,
+        "state": state,
+        "board": board_context(game, state, player=player, interactive=True),
+        "status": status,
+        "moves": move_rows(game, position.moves, state.variant.cols),
+        "nested": state.variant.nested,
+        "variant_label": state.variant.describe(),
+        "my_sides": sides,
+        "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
+        "watch": game.is_computer("X") and game.is_computer("O"),
+        "error": error,
+        "x_label": game.seat_label("X"),
+        "o_label": game.seat_label("O"),
+    }
+
+
+def _render_play(request: HttpRequest, position: Position, *, error: str = "", status: int = 200) -> HttpResponse:
+    context = play_context(request, position, error=error)
+    if request.htmx:
+        return render(request, "games/partials/_play.html", context, status=status)
+    return render(request, "games/game.html", context, status=status)
+
+
+def _refused(request: HttpRequest, game: Game, err: GameError) -> HttpResponse:
+    """A 4xx that the page shows: retargeted into #game-error for htmx, the full page otherwise."""
+    message = _message(err)
+    if request.htmx:
+        response = render(request, "games/partials/_error.html", {"error": message}, status=err.status_code)
+        return reswap(retarget(response, "#game-error"), "innerHTML")
+    return _render_play(request, game_position(game), error=message, status=err.status_code)
+
+
+# Pages ------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = NewGameForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = game_create(
+                    player=request.user,
+                    variant=data["variant"],
+                    options=data["options"],
+                    opponent=data["opponent"],
+                    side=data["side"],
+                    strategy=data["strategy"] or None,
+                )
+            except InvalidGameSettings as err:
+                form.add_error(None, _message(err))
+            else:
+                return redirect("games:detail", pk=game.pk)
+        return render(request, "games/new.html", {"form": form}, status=400)
+    return render(request, "games/new.html", {"form": NewGameForm()})
+
+
+@login_required
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    return _render_play(request, game_position(game))
+
+
+@login_required
+@require_POST
+def game_move(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        move = _parse_move(request.POST.get("move"))
+        # Without htmx the computer answers in this request; with htmx the page asks for it next.
+        position = move_play(game=game, player=request.user, move=move, reply=not request.htmx)
+    except GameError as err:
+        return _refused(request, game, err)
+    if request.htmx:
+        return _render_play(request, position)
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_computer_move(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        position = computer_move(game=game)
+    except (NotComputerTurn, MoveConflict):
+        # A second trigger for a move already made: show the game as it stands.
+        if request.htmx:
+            return _render_play(request, game_position(game))
+        return redirect("games:detail", pk=game.pk)
+    except GameError as err:
+        return _refused(request, game, err)
+    if request.htmx:
+        return _render_play(request, position)
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_resign_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = game_resign(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    if request.htmx:
+        return _render_play(request, game_position(game))
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_GET
+def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    moves = game_moves(game)
+    total = len(moves)
+    try:
+        ply = int(request.GET.get("ply", total))
+    except ValueError:
+        ply = total
+    ply = max(0, min(total, ply))
+    state = state_after(game, moves, upto=ply)
+    context = {
+        "game": game,
+        "ply": ply,
+        "total": total,
+        "first": 0,
+        "back": max(0, ply - 1),
+        "forward": min(total, ply + 1),
+        "last": total,
+        "board": board_context(game, state, last=moves[ply - 1] if ply else -1),
+        "moves": move_rows(game, moves, state.variant.cols),
+        "nested": state.variant.nested,
+        "variant_label": state.variant.describe(),
+        "x_label": game.seat_label("X"),
+        "o_label": game.seat_label("O"),
+        "status_text": game.result_text() if game.is_finished and ply == total else (
+            f"After move {ply} of {total}" if ply else f"Start position ({total} moves in all)"
+        ),
+    }
+    if request.htmx:
+        response = render(request, "games/partials/_replay.html", context)
+        return push_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
+    return render(request, "games/replay.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    form = HistoryFilterForm(request.GET or None)
+    variant = result = None
+    if form.is_bound and form.is_valid():
+        variant = form.cleaned_data["variant"] or None
+        result = form.cleaned_data["result"] or None
+    games = game_history(request.user, variant=variant, result=result)
+    page = Paginator(games, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [_history_row(game, request.user) for game in page.object_list]
+    query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
+    context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS}
+    if request.htmx:
+        return render(request, "games/partials/_history.html", context)
+    return render(request, "games/history.html", context)
+
+
+def _history_row(game: Game, player) -> dict[str, Any]:
+    sides = game.sides_of(player)
+    if len(sides) == 1:
+        me = sides[0]
+        other = "O" if me == "X" else "X"
+        opponent = game.seat_label(other)
+        if game.result == me:
+            outcome = "Won"
+        elif game.result == other:
+            outcome = "Lost"
+        elif game.result == Game.Result.DRAW:
+            outcome = "Drawn"
+        else:
+            outcome = "In progress" if game.status == Game.Status.ACTIVE else "Waiting"
+    else:
+        me = "both" if sides else "watching"
+        opponent = "two players, one screen" if sides else f"{game.seat_label('X')} vs {game.seat_label('O')}"
+        outcome = game.result_text() or ("In progress" if game.status == Game.Status.ACTIVE else "Waiting")
+    return {
+        "game": game,
+        "label": variant_label(game.variant),
+        "detail": _variant_detail(game),
+        "side": me,
+        "opponent": opponent,
+        "outcome": outcome,
+        "tone": outcome.split()[0].lower(),
+    }
+
+
+def _variant_detail(game: Game) -> str:
+    opts = game.options or {}
+    if game.variant == "nxn":
+        return f"{opts.get('size')} x {opts.get('size')}"
+    if game.variant == "mnk":
+        return f"{opts.get('rows')} x {opts.get('cols')}, {opts.get('k')} in a row"
+    flags = [name.replace("_", " ") for name, value in opts.items() if value is True]
+    return ", ".join(flags)

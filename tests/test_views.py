@@ -1,0 +1,477 @@
+"""Game pages: new game form, playing by htmx and by plain POST, refusals, history, replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Move
+from games.services import game_create, move_play
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def new_game_data(**overrides):
+    data = {"variant": "classic", "opponent": "local", "side": "X", "strategy": ""}
+    data.update(overrides)
+    return data
+
+
+def data_moves(html: str) -> list[int]:
+    return [int(m) for m in re.findall(r'data-move="(\d+)"', html)]
+
+
+def vs_random(player, **kwargs):
+    kwargs.setdefault("variant", "classic")
+    kwargs.setdefault("options", {})
+    return game_create(player=player, opponent="easy", side=kwargs.pop("side", "X"), strategy="random", **kwargs)
+
+
+# Login ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [("games:history", []), ("games:new", []), ("games:detail", [1]), ("games:replay", [1])],
+)
+def test_pages_redirect_to_login_with_next(client, name, args):
+    url = reverse(name, args=args)
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+
+
+def test_root_redirects_to_games(client):
+    response = client.get("/")
+    assert response.status_code == 302 and response["Location"] == reverse("games:history")
+
+
+# New game ---------------------------------------------------------------------------------------
+
+
+def test_new_game_form_has_contract_fields(player_client):
+    response = player_client.get(reverse("games:new"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    fields = ("variant", "size", "rows", "cols", "k", "closed_boards", "random_start", "opponent", "strategy", "side")
+    for name in fields:
+        assert f'name="{name}"' in html
+    assert "htmx" in html and "X-CSRFToken" in html
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        new_game_data(),
+        new_game_data(variant="nxn", size="6"),
+        new_game_data(variant="mnk", rows="15", cols="15", k="5", opponent="easy", strategy="random"),
+        new_game_data(variant="ultimate", closed_boards="on", opponent="watch", strategy="random"),
+        new_game_data(variant="multi", random_start="on", side="random"),
+        new_game_data(opponent="human", side="O"),
+    ],
+)
+def test_new_game_creates_and_redirects(player_client, player, data):
+    response = player_client.post(reverse("games:new"), data)
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:detail", args=[game.pk])
+    assert game.variant == data["variant"] and game.created_by == player
+    if data["variant"] == "nxn":
+        assert game.options == {"size": 6}
+    if data["variant"] == "ultimate":
+        assert game.options == {"closed_boards": True}
+    if data["variant"] == "multi":
+        assert game.start_board is not None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        new_game_data(variant="nope"),
+        new_game_data(variant="nxn", size="99"),
+        new_game_data(variant="nxn", size="abc"),
+        new_game_data(variant="mnk", rows="3", cols="3", k="5"),
+        new_game_data(variant="mnk", rows="40", cols="15", k="5"),
+        new_game_data(opponent="god"),
+        new_game_data(side="Z"),
+        new_game_data(opponent="easy", strategy="nonsense"),
+        new_game_data(opponent="local", strategy="random"),
+    ],
+)
+def test_new_game_refuses_forged_settings(player_client, data):
+    response = player_client.post(reverse("games:new"), data)
+    assert response.status_code == 400
+    assert Game.objects.count() == 0
+    assert b"form-errors" in response.content or b"field-errors" in response.content
+
+
+def test_new_game_refuses_strategy_not_supporting_variant(player_client):
+    from games.engine import STRATEGIES, get_strategy, get_variant
+
+    ultimate = get_variant("ultimate")
+    unsupported = [name for name in STRATEGIES if not get_strategy(name).supports(ultimate)]
+    if not unsupported:
+        pytest.skip("every registered strategy supports ultimate")
+    response = player_client.post(
+        reverse("games:new"), new_game_data(variant="ultimate", opponent="hard", strategy=unsupported[0])
+    )
+    assert response.status_code == 400 and Game.objects.count() == 0
+    assert b"does not support" in response.content
+
+
+# Game page --------------------------------------------------------------------------------------
+
+
+def test_game_page_markup_follows_web_contract(player_client, make_game):
+    game = make_game()
+    response = player_client.get(reverse("games:detail", args=[game.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="board"' in html and 'id="status"' in html
+    assert len(re.findall(r"data-cell=", html)) == 9
+    assert data_moves(html) == list(range(9))
+    assert re.search(r'<button[^>]*data-move="0"', html)
+    assert "X to move" in html
+    assert 'aria-label="Cell 1, row 1, column 1, empty"' in html
+    assert 'method="post"' in html  # works without JavaScript
+
+
+def test_game_page_not_your_turn_has_no_buttons(player_client, player):
+    game = vs_random(player, side="O")
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert data_moves(html) == []
+    assert "Computer is thinking" in html
+    assert reverse("games:computer_move", args=[game.pk]) in html
+
+
+def test_nested_board_markup(player_client, make_game, player):
+    game = make_game(variant="ultimate")
+    move_play(game=game, player=player, move=9 * 4 + 2)
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert len(re.findall(r"data-cell=", html)) == 81
+    assert data_moves(html) == [18 + c for c in range(9) if c != 2] or data_moves(html) == [
+        m for m in range(18, 27)
+    ]
+    assert 'data-mark="X"' in html
+    assert 'class="small-board active"' in html
+    assert "Board 4, cell 2, X" in html
+    assert "<th scope=\"col\">Board</th>" in html
+
+
+def test_other_players_game_is_404(other_client, make_game):
+    game = make_game()
+    assert other_client.get(reverse("games:detail", args=[game.pk])).status_code == 404
+    assert other_client.get(reverse("games:replay", args=[game.pk])).status_code == 404
+
+
+# Playing ----------------------------------------------------------------------------------------
+
+
+def test_htmx_move_returns_partial(player_client, make_game):
+    game = make_game()
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="play"')
+    assert "<html" not in html
+    assert 'data-cell="4" data-mark="X"' in html
+    assert 4 not in data_moves(html)
+    assert "O to move" in html
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_plain_post_move_redirects_and_computer_replies(player_client, player):
+    game = vs_random(player)
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"})
+    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
+    game.refresh_from_db()
+    assert game.ply == 2
+
+
+def test_htmx_move_leaves_computer_reply_to_second_request(player_client, player):
+    game = vs_random(player)
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, **HTMX).content.decode()
+    assert "Computer is thinking" in html and 'hx-trigger="load' in html
+    game.refresh_from_db()
+    assert game.ply == 1
+    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.ply == 2
+    assert "Your turn (X)" in response.content.decode()
+    # A repeated trigger (e.g. two tabs) changes nothing and just shows the game.
+    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.ply == 2
+
+
+def test_finishing_shows_result_words(player_client, make_game, player):
+    game = make_game()
+    for move in (0, 3, 1, 4):
+        move_play(game=game, player=player, move=move)
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "2"}, **HTMX).content.decode()
+    assert re.search(r'id="status"[^>]*>X wins<', html)
+    assert data_moves(html) == []
+    assert reverse("games:replay", args=[game.pk]) in html
+
+
+def test_draw_shows_draw(player_client, make_game, player):
+    game = make_game()
+    for move in (0, 1, 2, 4, 3, 5, 7, 6):
+        move_play(game=game, player=player, move=move)
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "8"}, **HTMX).content.decode()
+    assert re.search(r'id="status"[^>]*>Draw<', html)
+
+
+def test_watch_game_advances_move_by_move(player_client, player):
+    game = game_create(player=player, variant="classic", options={}, opponent="watch", side="X", strategy="random")
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Computer is thinking" in html and "Next move" in html and data_moves(html) == []
+    for expected in (1, 2, 3):
+        response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
+        assert response.status_code == 200
+        game.refresh_from_db()
+        assert game.ply == expected
+
+
+def test_resign(player_client, player):
+    game = vs_random(player)
+    response = player_client.post(reverse("games:resign", args=[game.pk]), **HTMX)
+    assert response.status_code == 200
+    assert "O wins" in response.content.decode()
+    game.refresh_from_db()
+    assert game.result == "O" and game.result_reason == "resigned"
+
+
+# Refusals: 4xx, a message, nothing changed ---------------------------------------------------------------
+
+
+def assert_unchanged(game, ply):
+    game.refresh_from_db()
+    assert game.ply == ply and Move.objects.filter(game=game).count() == ply
+
+
+@pytest.mark.parametrize(
+    "value,status,message",
+    [
+        ("abc", 400, "cell number"),
+        ("", 400, "no move"),
+        ("4.5", 400, "cell number"),
+        ("-1", 400, "out of range"),
+        ("9", 400, "out of range"),
+        ("99999", 400, "out of range"),
+        ("0", 400, "already taken"),
+    ],
+)
+@pytest.mark.parametrize("htmx", [True, False])
+def test_bad_moves_are_refused(player_client, make_game, player, value, status, message, htmx):
+    game = make_game()
+    move_play(game=game, player=player, move=0)
+    extra = HTMX if htmx else {}
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": value}, **extra)
+    assert response.status_code == status
+    assert message in response.content.decode().lower()
+    if htmx:
+        assert response["HX-Retarget"] == "#game-error"
+        assert response["HX-Reswap"] == "innerHTML"
+    else:
+        assert 'id="board"' in response.content.decode()
+    assert_unchanged(game, 1)
+
+
+def test_wrong_board_is_refused(player_client, make_game, player):
+    game = make_game(variant="ultimate")
+    move_play(game=game, player=player, move=9 * 4 + 2)
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, **HTMX)
+    assert response.status_code == 400 and "board 2" in response.content.decode()
+    assert_unchanged(game, 1)
+
+
+def test_not_your_turn_is_refused(player_client, player):
+    game = vs_random(player, side="O")
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, **HTMX)
+    assert response.status_code == 409 and "not your turn" in response.content.decode().lower()
+    assert_unchanged(game, 0)
+
+
+def test_not_your_game_is_refused(other_client, make_game):
+    game = make_game()
+    for name in ("games:move", "games:resign", "games:computer_move"):
+        response = other_client.post(reverse(name, args=[game.pk]), {"move": "0"}, **HTMX)
+        assert response.status_code == 404
+    assert_unchanged(game, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_finished_game_is_refused(player_client, make_game, player):
+    game = make_game()
+    for move in (0, 3, 1, 4, 2):
+        move_play(game=game, player=player, move=move)
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "8"}, **HTMX)
+    assert response.status_code == 409 and "over" in response.content.decode()
+    response = player_client.post(reverse("games:resign", args=[game.pk]), **HTMX)
+    assert response.status_code == 409
+    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
+    assert response.status_code == 409
+    assert_unchanged(game, 5)
+
+
+def test_missing_csrf_is_refused(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    game = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    for name, data in (("games:move", {"move": "4"}), ("games:resign", {}), ("games:computer_move", {})):
+        response = client.post(reverse(name, args=[game.pk]), data, **HTMX)
+        assert response.status_code == 403
+    response = client.post(reverse("games:new"), new_game_data())
+    assert response.status_code == 403
+    assert Game.objects.count() == 1
+    assert_unchanged(game, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_csrf_token_in_header_is_accepted(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    game = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    response = client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, HTTP_X_CSRFTOKEN=token, **HTMX)
+    assert response.status_code == 200
+    assert_unchanged(game, 1)
+
+
+def test_get_on_post_endpoints_is_refused(player_client, make_game):
+    game = make_game()
+    for name in ("games:move", "games:resign", "games:computer_move"):
+        assert player_client.get(reverse(name, args=[game.pk])).status_code == 405
+
+
+# Query count ------------------------------------------------------------------------------------------
+
+
+def test_move_costs_the_same_few_queries_on_move_1_and_move_60(player_client, make_game, player,
+                                                                django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game(variant="mnk", options={"rows": 15, "cols": 15, "k": 5})
+    url = reverse("games:move", args=[game.pk])
+
+    # A sequence of 60 moves with no five in a row: fill rows 0-3 in blocks of alternating pairs.
+    safe = [r * 15 + c for r in range(0, 15, 2) for c in range(15)]
+    xs = [m for i, m in enumerate(safe) if (i // 2) % 2 == 0]
+    os_ = [m for i, m in enumerate(safe) if (i // 2) % 2 == 1]
+    sequence = [m for pair in zip(xs, os_, strict=False) for m in pair]
+
+    counts = []
+    with CaptureQueriesContext(connection) as first:
+        assert player_client.post(url, {"move": str(sequence[0])}, **HTMX).status_code == 200
+    counts.append(len(first))
+    for move in sequence[1:59]:
+        move_play(game=game, player=player, move=move)
+    with django_assert_max_num_queries(10), CaptureQueriesContext(connection) as sixtieth:
+        response = player_client.post(url, {"move": str(sequence[59])}, **HTMX)
+        assert response.status_code == 200, response.content
+    counts.append(len(sixtieth))
+    game.refresh_from_db()
+    assert game.ply == 60 and game.status == Game.Status.ACTIVE
+    assert counts[0] == counts[1], counts
+    print("queries per move request:", counts)
+
+
+# History --------------------------------------------------------------------------------------------
+
+
+def finish(game, player, moves=(0, 3, 1, 4, 2)):
+    for move in moves:
+        move_play(game=game, player=player, move=move)
+
+
+def test_history_lists_my_games_newest_first(player_client, player, other_player, make_game):
+    first = make_game()
+    second = vs_random(player)
+    mine_hidden = game_create(player=other_player, variant="classic", options={}, opponent="local", side="X")
+    html = player_client.get(reverse("games:history")).content.decode()
+    assert html.index(f'data-game="{second.pk}"') < html.index(f'data-game="{first.pk}"')
+    assert f'data-game="{mine_hidden.pk}"' not in html
+
+
+def test_history_filters(player_client, player):
+    won = vs_random(player)
+    finish(won, player, ())  # unfinished for now
+    lost = vs_random(player, side="O")
+    nxn = game_create(player=player, variant="nxn", options={"size": 4}, opponent="easy", side="X", strategy="random")
+    Game.objects.filter(pk=won.pk).update(status="finished", result="X")
+    Game.objects.filter(pk=lost.pk).update(status="finished", result="X")
+
+    def listed(**params):
+        html = player_client.get(reverse("games:history"), params).content.decode()
+        return {int(pk) for pk in re.findall(r'data-game="(\d+)"', html)}
+
+    assert listed() == {won.pk, lost.pk, nxn.pk}
+    assert listed(result="won") == {won.pk}
+    assert listed(result="lost") == {lost.pk}
+    assert listed(result="unfinished") == {nxn.pk}
+    assert listed(result="drawn") == set()
+    assert listed(variant="nxn") == {nxn.pk}
+    assert listed(variant="classic", result="lost") == {lost.pk}
+    assert listed(variant="bogus") == {won.pk, lost.pk, nxn.pk}  # an unknown filter is ignored
+
+
+def test_history_htmx_partial_and_pagination(player_client, player, make_game):
+    for _ in range(23):
+        make_game()
+    response = player_client.get(reverse("games:history"))
+    html = response.content.decode()
+    assert len(re.findall(r'data-game="', html)) == 20
+    assert "Page 1 of 2" in html
+    response = player_client.get(reverse("games:history"), {"page": 2}, **HTMX)
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="history"') and "<html" not in html
+    assert len(re.findall(r'data-game="', html)) == 3
+    assert player_client.get(reverse("games:history"), {"page": "999"}).status_code == 200
+
+
+# Replay ---------------------------------------------------------------------------------------------
+
+
+def test_replay_steps_through_the_moves(player_client, make_game, player):
+    game = make_game()
+    finish(game, player)
+    url = reverse("games:replay", args=[game.pk])
+    html = player_client.get(url).content.decode()
+    assert re.search(r'id="status"[^>]*>X wins<', html)
+    assert html.count('data-mark="X"') == 3 and data_moves(html) == []
+
+    response = player_client.get(url, {"ply": 2}, **HTMX)
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="replay"')
+    assert response["HX-Push-Url"] == f"{url}?ply=2"
+    assert html.count('data-mark="X"') == 1 and html.count('data-mark="O"') == 1
+    assert 'data-cell="3" data-mark="O"' in html
+    assert "After move 2 of 5" in html
+
+    html = player_client.get(url, {"ply": 0}).content.decode()
+    assert 'data-mark="X"' not in html and 'id="replay-first" aria-disabled="true"' in html
+    html = player_client.get(url, {"ply": "junk"}).content.decode()
+    assert html.count('data-mark="X"') == 3
+    html = player_client.get(url, {"ply": 99}).content.decode()
+    assert "5 / 5" in html
+
+
+def test_replay_of_nested_game(player_client, make_game, player):
+    game = make_game(variant="multi")
+    for move in (36, 2, 26):
+        move_play(game=game, player=player, move=move)
+    html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3}).content.decode()
+    assert len(re.findall(r"data-cell=", html)) == 81
+    assert "Play No." in html and "<th scope=\"col\">Board</th>" in html
