@@ -1,0 +1,70 @@
+"""Admin for games: moves inline and read-only; filters by variant, status and result."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from .models import Game, Move
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    fields = ("ply", "side", "move", "created")
+    readonly_fields = fields
+    ordering = ("ply",)
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "variant", "x_seat", "o_seat", "opponent", "status", "result", "ply", "created")
+    list_display_links = ("id", "variant")
+    list_filter = ("variant", "status", "result", "opponent", "created")
+    search_fields = ("x_player__username", "o_player__username", "created_by__username")
+    date_hierarchy = "created"
+    list_select_related = ("x_player", "o_player", "created_by")
+    readonly_fields = ("ply", "created", "updated", "finished")
+    raw_id_fields = ("x_player", "o_player", "created_by")
+    inlines = [MoveInline]
+    fieldsets = (
+        (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by")}),
+        ("Seat X", {"fields": ("x_player", "x_level", "x_strategy")}),
+        ("Seat O", {"fields": ("o_player", "o_level", "o_strategy")}),
+        ("State", {"fields": ("status", "result", "result_reason", "ply", "created", "updated", "finished")}),
+    )
+
+    @admin.display(description="X")
+    def x_seat(self, game: Game) -> str:
+        return game.seat_label("X")
+
+    @admin.display(description="O")
+    def o_seat(self, game: Game) -> str:
+        return game.seat_label("O")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("x_player", "o_player", "created_by")
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("game", "ply", "side", "move", "created")
+    list_filter = ("side",)
+    search_fields = ("game__id",)
+    list_select_related = ("game", "game__x_player", "game__o_player")
+    raw_id_fields = ("game",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
+        return False
