@@ -189,7 +189,7 @@ class Terminal:
             return "\ufffd"  # undecodable bytes: treated as junk by the caller
         if line == "":
             raise Abandon("end of input (Ctrl-D)")
-        if not self.stdin.isatty():
+        if not getattr(self.stdin, "isatty", lambda: False)():
             self.stdout.write("\n")  # scripted input is not echoed: keep the transcript readable
         text = line.strip()
         if text.lower() in QUIT_WORDS:
@@ -374,4 +374,10 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly, without a traceback at exit
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games.engine import STRATEGIES, get_strategy, get_variant
-from games.engine.cli import level_names, main
+from games.engine.cli import level_names, main, variant_options
 from games.engine.render import (
     legal_moves_text,
     move_label,
@@ -332,12 +332,22 @@ def _quick_options(name: str) -> str:
     return name + (":" + ",".join(chosen) if chosen else "")
 
 
+#: small boards first: the first one a strategy supports is where it plays its test game
+CANDIDATES = [
+    ("classic", []), ("ultimate", []), ("four", []), ("nxn", ["size=5"]), ("mnk", ["rows=7", "cols=7", "k=4"]),
+    ("multi", []), ("nxn", ["size=9"]), ("mnk", ["rows=15", "cols=15", "k=5"]),
+]
+
+
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_every_registered_strategy_plays_through_the_cli(name: str) -> None:
-    key = next((k for k in ("classic", "ultimate", "four") if get_strategy(name).supports(get_variant(k))), None)
-    if key is None:
-        pytest.skip(f"{name} plays none of classic, ultimate, four")
-    code, out = run(["--variant", key, "--x", _quick_options(name), "--o", "random", "--seed", "2"])
+    strategy = get_strategy(name)
+    found = [(k, o) for k, o in CANDIDATES if strategy.supports(get_variant(k, **variant_options(k, o)))]
+    if not found:
+        pytest.skip(f"{name} plays none of {CANDIDATES}")
+    key, options = found[0]
+    opt_args = [a for o in options for a in ("--option", o)]
+    code, out = run(["--variant", key, *opt_args, "--x", _quick_options(name), "--o", "random", "--seed", "2"])
     assert code == 0 and "Result: " in out
     assert f"X ({name}) plays" in out
 
