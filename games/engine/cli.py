@@ -311,7 +311,10 @@ def _spoken(variant: Variant, move: int) -> str:
     if variant.nested:
         board, box = divmod(move, 9)
         return f"board {board}, box {box} ({move_label(variant, move)})"
-    return move_label(variant, move)
+    if variant.key == "classic":
+        return move_label(variant, move)
+    row, col = divmod(move, variant.cols)
+    return f"row {row + 1}, column {col + 1} ({move_label(variant, move)})"
 
 
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
