@@ -182,6 +182,14 @@ class MNK(GridVariant):
     title = "m,n,k (gomoku)"
     option_spec = {"rows": (int, 15, 3, 19), "cols": (int, 15, 3, 19), "k": (int, 5, 3, 19)}
 
+    def __init__(self, **options: Any) -> None:
+        if "k" not in options:
+            # Gomoku's five, unless the board is too small for it.
+            rows, cols = options.get("rows", 15), options.get("cols", 15)
+            if isinstance(rows, int) and isinstance(cols, int):
+                options = {**options, "k": max(3, min(5, max(rows, cols)))}
+        super().__init__(**options)
+
 
 class GridState(State):
     __slots__ = ("variant", "x", "o", "ply", "winner", "is_over", "last_move")

@@ -511,3 +511,11 @@ def test_good_options() -> None:
     assert get_variant("mnk", rows=19, cols=19, k=5).cell_count == 361
     assert get_variant("mnk", rows=3, cols=7, k=7).cell_count == 21
     assert get_variant("nxn").options == {"size": 5}
+
+
+def test_mnk_default_k_fits_small_boards():
+    from games.engine import get_variant
+
+    assert get_variant("mnk").options["k"] == 5
+    assert get_variant("mnk", rows=3, cols=4).options["k"] == 4
+    assert get_variant("mnk", rows=3, cols=3).options["k"] == 3
