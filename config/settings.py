@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "ninja",  # its templates and static files: the API docs page works offline
     "players",
     "games",
 ]

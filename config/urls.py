@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from games.api import api
 from players import views as player_views
 
 urlpatterns = [
@@ -15,5 +16,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),
+    path("api/", api.urls),
     path("", RedirectView.as_view(pattern_name="games:history", permanent=False), name="home"),
 ]

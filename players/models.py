@@ -1,8 +1,14 @@
-"""A player is a user of the site."""
+"""A player is a user of the site; a player may hold personal API tokens for other clients."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
 
 
 class Player(AbstractUser):
@@ -14,3 +20,70 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+#: every token starts with this, so a leaked one is easy to recognise (and to scan for)
+TOKEN_PREFIX = "ttt_"
+#: characters of the token (after TOKEN_PREFIX) kept in clear for display: "ttt_Ab3dE6gH…"
+DISPLAY_CHARS = 8
+
+
+def hash_token(raw: str) -> str:
+    """The stored form of a token: hex sha256. Tokens are 256-bit random, so no salt or slow hash is needed."""
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def for_raw(self, raw: str) -> ApiTokenQuerySet:
+        return self.filter(token_hash=hash_token(raw))
+
+
+class ApiToken(models.Model):
+    """A personal token for the JSON API (``Authorization: Bearer <token>``).
+
+    Only a sha256 of the token is stored, with its first characters for people to tell tokens
+    apart; the token itself is shown once, when it is created (``ApiToken.issue``). Revoking a
+    token deletes it.
+    """
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=len(TOKEN_PREFIX) + DISPLAY_CHARS)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = "API token"
+        verbose_name_plural = "API tokens"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.player}"
+
+    @classmethod
+    def issue(cls, *, player: Player, name: str) -> tuple[ApiToken, str]:
+        """Create a token for ``player``; returns it with the raw token, which is not stored anywhere."""
+        raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            player=player, name=name.strip()[:100] or "token", prefix=raw[: len(TOKEN_PREFIX) + DISPLAY_CHARS],
+            token_hash=hash_token(raw),
+        )
+        return token, raw
+
+    @classmethod
+    def authenticate(cls, raw: str | None) -> Player | None:
+        """The active player owning the token ``raw`` (marking the token used), or None."""
+        if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
+            return None
+        token = cls.objects.for_raw(raw).select_related("player").first()
+        if token is None or not token.player.is_active:
+            return None
+        now = timezone.now()
+        # At most one write a minute per token: a busy client does not turn every read into a write.
+        if token.last_used is None or (now - token.last_used).total_seconds() > 60:
+            cls.objects.filter(pk=token.pk).update(last_used=now)
+            token.last_used = now
+        return token.player

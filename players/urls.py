@@ -6,4 +6,6 @@ from . import views
 
 urlpatterns = [
     path("<str:username>/", views.profile, name="profile"),
+    path("<str:username>/tokens/", views.token_create, name="token_create"),
+    path("<str:username>/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
 ]

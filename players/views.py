@@ -1,16 +1,21 @@
-"""Sign-up and profile pages; log in/out and password change are Django's own views."""
+"""Sign-up and profile pages, API tokens; log in/out and password change are Django's own views."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from .forms import SignupForm
-from .models import Player
+from .models import ApiToken, Player
+
+#: tokens one player may hold at once
+MAX_TOKENS = 20
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -36,15 +41,69 @@ def my_profile(request: HttpRequest) -> HttpResponse:
     return redirect("profile", username=request.user.get_username())
 
 
-@login_required
-def profile(request: HttpRequest, username: str) -> HttpResponse:
+def _profile_page(
+    request: HttpRequest, player: Player, *, new_token: str = "", token_error: str = "", status: int = 200
+) -> HttpResponse:
     from games.selectors import player_stats  # the games app builds on players, not the reverse
 
-    player = get_object_or_404(Player, username=username, is_active=True)
     rows = player_stats(player)
     totals = {key: sum(row[key] for row in rows) for key in ("played", "won", "lost", "drawn")}
-    return render(
-        request,
-        "players/profile.html",
-        {"player": player, "rows": rows, "totals": totals, "is_me": player == request.user},
-    )
+    is_me = player == request.user
+    context = {
+        "player": player,
+        "rows": rows,
+        "totals": totals,
+        "is_me": is_me,
+        # API tokens are the owner's business only; nobody else sees even their names.
+        "tokens": list(player.api_tokens.all()) if is_me else [],
+        "new_token": new_token,
+        "token_error": token_error,
+        "max_tokens": MAX_TOKENS,
+    }
+    response = render(request, "players/profile.html", context, status=status)
+    if new_token:
+        response["Cache-Control"] = "no-store"  # the token is shown once: keep it out of caches
+    return response
+
+
+@login_required
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(Player, username=username, is_active=True)
+    return _profile_page(request, player)
+
+
+def _own_profile(request: HttpRequest, username: str) -> Player:
+    """The profile's player, who must be the signed-in player (403 otherwise)."""
+    player = get_object_or_404(Player, username=username, is_active=True)
+    if player.pk != request.user.pk:
+        raise PermissionDenied("Only the owner of a profile can manage its API tokens.")
+    return player
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest, username: str) -> HttpResponse:
+    """Create an API token; the answer is the profile page showing the token once (no redirect)."""
+    player = _own_profile(request, username)
+    name = (request.POST.get("name") or "").strip()
+    error = ""
+    if not name:
+        error = "Give the token a name, e.g. the program that will use it."
+    elif len(name) > 100:
+        error = "A token name can be at most 100 characters long."
+    elif player.api_tokens.count() >= MAX_TOKENS:
+        error = f"You already have {MAX_TOKENS} tokens; revoke one you no longer use first."
+    if error:
+        return _profile_page(request, player, token_error=error, status=400)
+    _token, raw = ApiToken.issue(player=player, name=name)
+    return _profile_page(request, player, new_token=raw)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, username: str, token_id: int) -> HttpResponse:
+    player = _own_profile(request, username)
+    token = get_object_or_404(ApiToken, pk=token_id, player=player)
+    token.delete()
+    messages.success(request, f"Token “{token.name}” ({token.prefix}…) was revoked; it no longer works.")
+    return redirect("profile", username=player.get_username())

@@ -1,0 +1,434 @@
+"""The JSON API under ``/api/`` (django-ninja): the same services as the web pages, as JSON.
+
+Authentication: the browser session (CSRF checked on unsafe methods) or a personal token from
+the profile page, sent as ``Authorization: Bearer <token>``. Every refusal is JSON
+``{"code": ..., "message": ...}`` with 400 (bad input), 401, 403, 404 or 409; the service errors
+(``games.services.GameError``) map by their ``status_code`` onto a stable code. The catalogue
+(variants, strategies) is public. OpenAPI at ``/api/openapi.json``; docs at ``/api/docs`` (Swagger
+UI served from django-ninja's own static files, so it works offline).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import NoReverseMatch, reverse
+from ninja import NinjaAPI, Query, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer, SessionAuth
+
+from players.models import ApiToken
+
+from . import selectors
+from .api_schemas import (
+    ErrorOut,
+    GameCreateIn,
+    GameFilters,
+    GameOut,
+    GamePage,
+    MeOut,
+    MoveIn,
+    PlayOut,
+    StrategyOut,
+    VariantOut,
+)
+from .engine import STRATEGIES, VARIANTS, get_strategy, get_variant
+from .engine.render import move_label
+from .models import LEVELS, SIDES, Game
+from .services import (
+    GameError,
+    GameFinished,
+    GameNotStarted,
+    InvalidGameSettings,
+    InvalidMove,
+    MoveConflict,
+    NotComputerTurn,
+    NotSeated,
+    NotYourTurn,
+    Position,
+    computer_move,
+    game_create,
+    game_position,
+    game_resign,
+    move_play,
+)
+
+logger = logging.getLogger(__name__)
+
+# Authentication --------------------------------------------------------------------------------------
+
+
+class TokenAuth(HttpBearer):
+    """``Authorization: Bearer <token>`` with a token made on the profile page."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Any:
+        return ApiToken.authenticate(token)
+
+
+class SignedInSession(SessionAuth):
+    """The site's session; CSRF is checked (unsafe methods) only for a signed-in browser.
+
+    Checking it before knowing whether anyone is signed in would answer an anonymous POST with
+    403 (CSRF) instead of 401.
+    """
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
+
+api = NinjaAPI(
+    title="Tic-tac-toe API",
+    version="1.0",
+    description=(
+        "Play the site's tic-tac-toe variants over JSON. Sign in on the site (session + CSRF) or send a "
+        "personal token made on your profile page as `Authorization: Bearer <token>`. Moves are the engine's "
+        "numbers: `row * cols + col` on grids, `9 * board + cell` on ultimate and multi. Errors are "
+        '`{"code": ..., "message": ...}`.'
+    ),
+    auth=[TokenAuth(), SignedInSession()],
+    urls_namespace="api",
+)
+
+# Errors ---------------------------------------------------------------------------------------------
+
+#: service error -> stable code; subclasses added later fall back on a ``code`` attribute or their name
+ERROR_CODES: dict[type[GameError], str] = {
+    InvalidGameSettings: "invalid_settings",
+    InvalidMove: "illegal_move",
+    NotSeated: "not_seated",
+    NotYourTurn: "not_your_turn",
+    GameFinished: "game_finished",
+    GameNotStarted: "game_not_started",
+    NotComputerTurn: "not_computer_turn",
+    MoveConflict: "conflict",
+}
+#: statuses a refusal may have, documented on every operation
+ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+
+
+def error_code(err: GameError) -> str:
+    for cls in type(err).__mro__:
+        if cls in ERROR_CODES:
+            return ERROR_CODES[cls]
+    code = getattr(err, "code", None)
+    if isinstance(code, str) and code:
+        return code
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(err).__name__).lower()
+
+
+def _error(request: HttpRequest, status: int, code: str, message: str, **extra: Any) -> HttpResponse:
+    return api.create_response(request, {"code": code, "message": message, **extra}, status=status)
+
+
+@api.exception_handler(GameError)
+def _game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
+    status = exc.status_code if exc.status_code in ERRORS else 400
+    return _error(request, status, error_code(exc), str(exc))
+
+
+def _loc(loc: Any) -> str:
+    parts = [str(p) for p in (loc or [])]
+    # ninja puts the parameter's name after the place ("body", "payload", "move"): keep what people know
+    if len(parts) >= 2 and parts[0] == "body" and parts[1] == "payload":
+        parts = ["body", *parts[2:]]
+    return ".".join(parts)
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    details = [
+        {"loc": _loc(err.get("loc")), "message": str(err.get("msg", "invalid")), "type": str(err.get("type", ""))}
+        for err in exc.errors
+    ]
+    first = details[0] if details else {"loc": "", "message": "invalid input"}
+    message = f"{first['loc']}: {first['message']}" if first["loc"] else first["message"]
+    if len(details) > 1:
+        message += f" (and {len(details) - 1} more)"
+    return _error(request, 400, "invalid_input", message, details=details)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return _error(
+        request, 401, "unauthenticated",
+        "sign in, or send a valid personal token as 'Authorization: Bearer <token>'",
+    )
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if exc.status_code == 403 and "csrf" in str(exc).lower():
+        return _error(request, 403, "csrf_failed", "CSRF check failed: send the X-CSRFToken header with the cookie")
+    codes = {400: "invalid_input", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 409: "conflict"}
+    return _error(request, exc.status_code, codes.get(exc.status_code, "error"), str(exc))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return _error(request, 404, "not_found", str(exc) or "not found")
+
+
+@api.exception_handler(Exception)
+def _unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+    logger.exception("API error on %s %s", request.method, request.path)
+    return _error(request, 500, "server_error", "something went wrong on our side; nothing was stored")
+
+
+# Catalogue ------------------------------------------------------------------------------------------
+
+
+def _type_name(kind: Any) -> str:
+    names = {int: "integer", float: "number", str: "string", bool: "boolean"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return "|".join(names.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+
+
+def _supports(name: str, variant_key: str) -> bool:
+    try:
+        return get_strategy(name).supports(get_variant(variant_key))
+    except Exception:  # noqa: BLE001 - a strategy that cannot be built or asked plays nothing
+        return False
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(variants, strategies) as the API shows them; computed once (the registries are fixed at import)."""
+    strategy_names = sorted(STRATEGIES)
+    support = {(s, v): _supports(s, v) for s in strategy_names for v in VARIANTS}
+    variants = []
+    for key, cls in VARIANTS.items():
+        options = []
+        for name, (kind, default, low, high) in cls.option_spec.items():
+            options.append(
+                {"name": name, "type": "boolean" if kind is bool else "integer", "default": default,
+                 "minimum": low, "maximum": high}
+            )
+        variants.append(
+            {"key": key, "title": cls.title, "nested": cls.nested, "options": options,
+             "default_cells": get_variant(key).cell_count,
+             "strategies": [s for s in strategy_names if support[(s, key)]]}
+        )
+    strategies = [
+        {
+            "name": name,
+            "options": [
+                {"name": opt, "type": _type_name(kind), "default": default}
+                for opt, (kind, default) in STRATEGIES[name].option_spec.items()
+            ],
+            "variants": [v for v in VARIANTS if support[(name, v)]],
+        }
+        for name in strategy_names
+    ]
+    return variants, strategies
+
+
+@api.get("/variants", auth=None, response=list[VariantOut], tags=["catalogue"], summary="Variants and their options")
+def list_variants(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every variant with its options (type, default, limits) and the strategies that play it."""
+    return _catalogue()[0]
+
+
+@api.get(
+    "/strategies", auth=None, response=list[StrategyOut], tags=["catalogue"], summary="Computer players"
+)
+def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every registered strategy with the variants it plays (checked with ``supports`` at default options)."""
+    return _catalogue()[1]
+
+
+@api.get("/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as")
+def me(request: HttpRequest) -> dict[str, Any]:
+    return {"id": request.auth.pk, "username": request.auth.get_username()}
+
+
+# Game state -----------------------------------------------------------------------------------------
+
+MAX_ID = 2**63 - 1
+
+
+def _game_url(pk: int) -> str:
+    try:
+        return reverse("games:detail", args=[pk])
+    except NoReverseMatch:  # pragma: no cover - the web app not mounted
+        return f"/games/{pk}/"
+
+
+def _seat(game: Game, side: str) -> dict[str, Any]:
+    player = game.seat_player(side) if game.seat_player_id(side) is not None else None
+    level, strategy = game.seat_computer(side)
+    kind = "player" if player is not None else ("computer" if level or strategy else "open")
+    return {
+        "side": side, "kind": kind, "username": player.get_username() if player is not None else None,
+        "level": level or None, "strategy": strategy or None, "label": game.seat_label(side),
+    }
+
+
+def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
+    sides = game.sides_of(viewer)
+    active = game.status == Game.Status.ACTIVE
+    return {
+        "id": game.pk,
+        "url": _game_url(game.pk),
+        "variant": game.variant,
+        "variant_title": selectors.variant_label(game.variant),
+        "options": game.options or {},
+        "opponent": game.opponent,
+        "status": game.status,
+        "result": game.result or None,
+        "result_reason": game.result_reason or None,
+        "result_text": game.result_text(),
+        "ply": game.ply,
+        "to_move": None if game.is_finished else game.to_move,
+        "seats": [_seat(game, side) for side in SIDES],
+        "your_sides": sides,
+        "your_turn": active and game.to_move in sides,
+        "created": game.created,
+        "updated": game.updated,
+        "finished": game.finished,
+    }
+
+
+def move_entry(state_variant: Any, ply: int, move: int) -> dict[str, Any]:
+    nested = state_variant.nested
+    return {
+        "ply": ply,
+        "side": "X" if ply % 2 == 1 else "O",
+        "move": move,
+        "board": move // 9 if nested else None,
+        "position": move % 9 if nested else move,
+        "label": move_label(state_variant, move),
+    }
+
+
+def game_state(position: Position, viewer: Any) -> dict[str, Any]:
+    """Everything about a game a client needs to draw it and move: summary, cells, legal moves, move list."""
+    game, state = position.game, position.state
+    variant = state.variant
+    data = game_summary(game, viewer)
+    data.update(
+        rows=variant.rows,
+        cols=variant.cols,
+        cells=list(state.cells),
+        board_winners=list(state.board_winners) if variant.nested else None,
+        active_boards=list(state.active_boards) if variant.nested and game.status == Game.Status.ACTIVE else (
+            [] if variant.nested else None
+        ),
+        legal_moves=state.legal_moves() if game.status == Game.Status.ACTIVE else [],
+        moves=[move_entry(variant, i + 1, m) for i, m in enumerate(position.moves)],
+    )
+    return data
+
+
+def _played(before: int, position: Position) -> list[dict[str, Any]]:
+    variant = position.state.variant
+    return [move_entry(variant, i + 1, m) for i, m in enumerate(position.moves) if i >= before]
+
+
+def _visible_game(request: HttpRequest, game_id: int) -> Game:
+    """The game if the caller may see it (seated, or the creator of a watched game); 404 otherwise."""
+    if not 1 <= game_id <= MAX_ID:
+        raise Http404(f"there is no game {game_id}")
+    game = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=game_id).first()
+    if game is None or not selectors.can_view(game, request.auth):
+        # Someone else's game looks exactly like a missing one.
+        raise Http404(f"there is no game {game_id}")
+    return game
+
+
+def _computer_reply(game: Game) -> Position | None:
+    """Let a computer seat to move play now; None if it is not a computer's turn or the game moved on."""
+    if game.status != Game.Status.ACTIVE or not game.is_computer(game.to_move):
+        return None
+    try:
+        return computer_move(game=game)
+    except (NotComputerTurn, MoveConflict, GameFinished):
+        return None  # someone else triggered it first: the answer shows the game as it stands
+
+
+# Games ----------------------------------------------------------------------------------------------
+
+
+@api.get("/games", response={200: GamePage, **ERRORS}, tags=["games"], summary="My games")
+def list_games(request: HttpRequest, filters: Query[GameFilters]) -> dict[str, Any]:
+    """Games you play, played or watch, newest first; filter by variant, result and status; paginated."""
+    variant, result, status = filters.variant, filters.result, filters.status
+    page, page_size = filters.page, filters.page_size
+    qs = selectors.game_history(request.auth, variant=variant, result=result)
+    if status:
+        qs = qs.filter(status=status)
+    count = qs.count()
+    pages = max(1, math.ceil(count / page_size))
+    start = (page - 1) * page_size
+    items = list(qs[start: start + page_size]) if start < count else []
+    return {
+        "count": count, "page": page, "page_size": page_size, "pages": pages,
+        "items": [game_summary(game, request.auth) for game in items],
+    }
+
+
+@api.post("/games", response={201: GameOut, **ERRORS}, tags=["games"], summary="Start a game")
+def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
+    """Start a game with the words of the web form. Against a computer that moves first (you chose O),
+    its first move is already played in the answer; for a watched game, call ``computer-move`` to step."""
+    game = game_create(
+        player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
+        side=payload.side, strategy=payload.strategy or None,
+    )
+    if game.opponent in LEVELS:
+        _computer_reply(game)
+    return Status(201, game_state(game_position(_visible_game(request, game.pk)), request.auth))
+
+
+@api.get("/games/{game_id}", response={200: GameOut, **ERRORS}, tags=["games"], summary="A game's full state")
+def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    return game_state(game_position(_visible_game(request, game_id)), request.auth)
+
+
+@api.post("/games/{game_id}/moves", response={200: PlayOut, **ERRORS}, tags=["games"], summary="Play a move")
+def play_move(request: HttpRequest, game_id: int, payload: MoveIn) -> dict[str, Any]:
+    """Play ``move``; when a computer holds the other seat its reply is played too and is in ``played``."""
+    game = _visible_game(request, game_id)
+    before = game.ply
+    position = move_play(game=game, player=request.auth, move=payload.move)
+    reply = _computer_reply(position.game)
+    position = reply or position
+    return {**game_state(position, request.auth), "played": _played(before, position)}
+
+
+@api.post(
+    "/games/{game_id}/computer-move", response={200: PlayOut, **ERRORS}, tags=["games"],
+    summary="Let the computer to move play",
+)
+def play_computer_move(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """For games where a computer is to move (watched games, or a reply that did not happen): one move."""
+    game = _visible_game(request, game_id)
+    before = game.ply
+    position = computer_move(game=game)
+    return {**game_state(position, request.auth), "played": _played(before, position)}
+
+
+@api.post("/games/{game_id}/resign", response={200: GameOut, **ERRORS}, tags=["games"], summary="Resign")
+def resign_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Give up: the other side wins. In a local game (both seats yours) the side to move resigns."""
+    game = game_resign(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+# Anything else under /api/ ------------------------------------------------------------------------------
+
+
+@api.api_operation(
+    ["GET", "POST", "PUT", "PATCH", "DELETE"], "/{path:rest}", auth=None, include_in_schema=False,
+)
+def unknown_endpoint(request: HttpRequest, rest: str) -> HttpResponse:
+    return _error(request, 404, "not_found", f"there is no API endpoint /api/{rest}; see /api/docs")
+
+
+__all__ = ["api", "error_code", "game_state", "game_summary"]

@@ -1,0 +1,160 @@
+"""Request and response shapes of the JSON API (``games.api``); they are also its OpenAPI schema."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from ninja import Field, Schema
+
+from .engine import VARIANTS
+from .models import Opponent
+
+# Built from the model's choices so the API offers exactly what the services accept.
+OpponentName = Literal[tuple(Opponent.values)]  # type: ignore[valid-type]
+VariantKey = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
+SideName = Literal["X", "O"]
+ResultFilter = Literal["won", "lost", "drawn", "unfinished"]
+StatusName = Literal["open", "active", "finished"]
+
+
+class ErrorOut(Schema):
+    """Every refusal: a stable machine-readable ``code`` and a message for people."""
+
+    code: str = Field(..., examples=["illegal_move"])
+    message: str = Field(..., examples=["illegal move: cell 4 is already taken"])
+    details: list[dict[str, Any]] | None = Field(
+        None, description="for invalid_input: one entry per problem, with loc (where) and message"
+    )
+
+
+# Catalogue ----------------------------------------------------------------------------------------
+
+
+class VariantOptionOut(Schema):
+    name: str
+    type: Literal["integer", "boolean"]
+    default: int | bool
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class VariantOut(Schema):
+    key: str
+    title: str
+    nested: bool = Field(..., description="nine 3 x 3 boards (ultimate, multi): moves are 9 * board + cell")
+    options: list[VariantOptionOut]
+    default_cells: int = Field(..., description="number of cells with the default options")
+    strategies: list[str] = Field(..., description="strategies that play this variant at its default options")
+
+
+class StrategyOptionOut(Schema):
+    name: str
+    type: str
+    default: Any = None
+
+
+class StrategyOut(Schema):
+    name: str
+    options: list[StrategyOptionOut] = Field(
+        ..., description="the strategy's own options (the API plays strategies at their defaults)"
+    )
+    variants: list[str] = Field(..., description="variants it plays at their default options")
+
+
+class MeOut(Schema):
+    id: int
+    username: str
+
+
+# Games --------------------------------------------------------------------------------------------
+
+
+class GameCreateIn(Schema):
+    """The words of the web form (DESIGN.md): variant, its options, opponent, side, strategy."""
+
+    variant: str = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
+    options: dict[str, int | bool] = Field(
+        default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
+    )
+    opponent: OpponentName = Field(  # type: ignore[valid-type]
+        ..., description="easy/medium/hard (the computer), local (both seats yours), watch (computer against "
+        "computer), human (another player; the game waits for them)"
+    )
+    side: Literal["X", "O", "random"] = Field("X", description="your side; X moves first")
+    strategy: str | None = Field(None, description="a strategy name overriding the computer's level")
+
+
+class MoveIn(Schema):
+    move: int = Field(
+        ..., examples=[4], description="the engine's move number: row * cols + col, or 9 * board + cell when nested"
+    )
+
+
+class SeatOut(Schema):
+    side: SideName
+    kind: Literal["player", "computer", "open"]
+    username: str | None = None
+    level: str | None = None
+    strategy: str | None = None
+    label: str
+
+
+class MoveOut(Schema):
+    ply: int = Field(..., description="1 for the first move")
+    side: SideName
+    move: int
+    board: int | None = Field(None, description="nested variants: the board 0..8 (move // 9)")
+    position: int = Field(..., description="the cell within its board (nested: move % 9), else the cell index")
+    label: str = Field(..., description="the move as people type it in the terminal")
+
+
+class GameSummaryOut(Schema):
+    id: int
+    url: str
+    variant: str
+    variant_title: str
+    options: dict[str, Any]
+    opponent: str
+    status: StatusName
+    result: Literal["X", "O", "draw"] | None
+    result_reason: str | None
+    result_text: str
+    ply: int
+    to_move: SideName | None = Field(..., description="null once the game is finished")
+    seats: list[SeatOut]
+    your_sides: list[SideName]
+    your_turn: bool
+    created: datetime
+    updated: datetime
+    finished: datetime | None
+
+
+class GameOut(GameSummaryOut):
+    rows: int
+    cols: int
+    cells: list[SideName | None] = Field(..., description="one per cell: X, O or null")
+    board_winners: list[SideName | None] | None = Field(None, description="nested variants: owner of each board")
+    active_boards: list[int] | None = Field(None, description="nested variants: boards the next move may use")
+    legal_moves: list[int] = Field(..., description="moves the side to move may play now (empty unless active)")
+    moves: list[MoveOut]
+
+
+class PlayOut(GameOut):
+    played: list[MoveOut] = Field(..., description="the moves this request recorded: yours and the computer's reply")
+
+
+class GameFilters(Schema):
+    variant: VariantKey | None = Field(None, description="only this variant")  # type: ignore[valid-type]
+    result: ResultFilter | None = Field(None, description="won/lost/drawn from your side, or unfinished")  # type: ignore[valid-type]
+    status: StatusName | None = Field(None, description="open, active or finished")  # type: ignore[valid-type]
+    page: int = Field(1, ge=1, le=1_000_000)
+    page_size: int = Field(20, ge=1, le=100)
+
+
+class GamePage(Schema):
+    count: int
+    page: int
+    page_size: int
+    pages: int
+    items: list[GameSummaryOut]
