@@ -10,6 +10,7 @@ from typing import Any
 
 from .core import SIDES, IllegalMove, State, Variant
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
+from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
 from .strategies import STRATEGIES, Strategy, get_strategy
 
@@ -34,9 +35,11 @@ __all__ = [
     "GridState",
     "GridVariant",
     "IllegalMove",
+    "LEVELS",
     "NestedState",
     "NestedVariant",
     "State",
     "Variant",
+    "difficulty",
     "get_variant",
 ]

@@ -1,0 +1,141 @@
+"""Difficulty levels: every variant gets a strategy at each level; hard never loses on n x n."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.engine import LEVELS, STRATEGIES, difficulty, get_strategy, get_variant
+from games.engine.levels import UnknownLevel
+
+GRID_VARIANTS = [
+    ("classic", {}),
+    ("four", {}),
+    *[("nxn", {"size": n}) for n in range(3, 11)],
+    ("mnk", {}),
+    ("mnk", {"rows": 3, "cols": 4, "k": 3}),
+    ("mnk", {"rows": 4, "cols": 4, "k": 4}),
+    ("mnk", {"rows": 5, "cols": 5, "k": 4}),
+    ("mnk", {"rows": 6, "cols": 6, "k": 6}),
+    ("mnk", {"rows": 7, "cols": 9, "k": 5}),
+    ("mnk", {"rows": 19, "cols": 19, "k": 5}),
+    ("mnk", {"rows": 19, "cols": 19, "k": 19}),
+]
+NESTED_VARIANTS = [
+    ("ultimate", {}),
+    ("ultimate", {"closed_boards": True}),
+    ("multi", {}),
+    ("multi", {"random_start": True}),
+]
+needs_mcts = pytest.mark.skipif("mcts" not in STRATEGIES, reason="mcts is not registered yet")
+
+
+def test_levels_and_bad_level() -> None:
+    assert LEVELS == ("easy", "medium", "hard")
+    variant = get_variant("classic")
+    for bad in ("", "Hard", "impossible", None):
+        with pytest.raises(ValueError, match="unknown level"):
+            difficulty(variant, bad)  # type: ignore[arg-type]
+    assert issubclass(UnknownLevel, ValueError)
+
+
+def _check_level(key: str, options: dict, level: str) -> float:
+    variant = get_variant(key, **options)
+    strategy = difficulty(variant, level, seed=1)
+    assert strategy.supports(variant)
+    state = variant.new_game()
+    rng = random.Random(f"{key}{options}{level}")
+    for _ in range(3):
+        state = state.play(rng.choice(state.legal_moves()))
+    start = time.perf_counter()
+    move = strategy.choose(state)
+    elapsed = time.perf_counter() - start
+    assert move in state.legal_moves()
+    return elapsed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("key", "options"), GRID_VARIANTS, ids=str)
+def test_every_grid_variant_has_every_level(key: str, options: dict, level: str) -> None:
+    # ~1 s a move is the bar for hard; leave room for a busy 2-core machine
+    assert _check_level(key, options, level) < 1.5
+
+
+@needs_mcts
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("key", "options"), NESTED_VARIANTS, ids=str)
+def test_every_nested_variant_has_every_level(key: str, options: dict, level: str) -> None:
+    assert _check_level(key, options, level) < 2.0
+
+
+@pytest.mark.parametrize(
+    ("key", "options", "name"),
+    [
+        ("classic", {}, "perfect"),
+        ("four", {}, "perfect"),
+        ("nxn", {"size": 3}, "perfect"),
+        ("nxn", {"size": 4}, "perfect"),
+        ("nxn", {"size": 5}, "pairing"),
+        ("nxn", {"size": 10}, "pairing"),
+        ("mnk", {"rows": 3, "cols": 5, "k": 3}, "perfect"),
+        ("mnk", {"rows": 9, "cols": 9, "k": 9}, "pairing"),
+        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "alphabeta"),
+        ("mnk", {"rows": 5, "cols": 5, "k": 4}, "alphabeta"),
+    ],
+)
+def test_hard_is_the_strongest_player_of_the_variant(key: str, options: dict, name: str) -> None:
+    assert difficulty(get_variant(key, **options), "hard").name == name
+
+
+@needs_mcts
+@pytest.mark.parametrize("key", ["ultimate", "multi"])
+def test_hard_on_nested_variants_is_mcts_for_about_a_second(key: str) -> None:
+    strategy = difficulty(get_variant(key), "hard")
+    assert strategy.name == "mcts" and 0.5 <= strategy.options["seconds"] <= 1.0
+
+
+def test_easy_and_medium_are_weaker_but_sane() -> None:
+    classic = get_variant("classic")
+    easy, medium = difficulty(classic, "easy"), difficulty(classic, "medium")
+    assert easy.name == "alphabeta" and easy.options["depth"] == 1
+    assert medium.name == "threats"
+    # both take an immediate win: X on 0, 1; O on 3, 4; X to move
+    state = classic.new_game()
+    for move in (0, 3, 1, 4):
+        state = state.play(move)
+    assert easy.choose(state) == 2 and medium.choose(state) == 2
+
+
+@pytest.mark.parametrize("size", range(3, 8))
+@pytest.mark.parametrize("opponent", ["random", "threats", "alphabeta"])
+def test_hard_never_loses_nxn(size: int, opponent: str) -> None:
+    variant = get_variant("nxn", size=size)
+    hard = difficulty(variant, "hard")
+    worst = 0.0
+    for game in range(20):
+        rng = random.Random(game)
+        if opponent == "random":
+            other = get_strategy("random", seed=game)
+        elif opponent == "alphabeta":
+            other = get_strategy("alphabeta", depth=2 + game % 2, heuristic=("candidate", "weighted")[game // 2 % 2],
+                                 seed=game)
+        else:
+            other = get_strategy("threats")
+        hero = "X" if game % 2 else "O"
+        state = variant.new_game()
+        first = True
+        while not state.is_over:
+            if state.to_move == hero:
+                start = time.perf_counter()
+                move = hard.choose(state)
+                worst = max(worst, time.perf_counter() - start)
+            elif first and opponent == "threats":
+                # threats is deterministic: its own random first move makes the 20 games differ
+                move, first = rng.choice(state.legal_moves()), False
+            else:
+                move = other.choose(state)
+            state = state.play(move)
+        assert state.winner in (hero, None), f"hard ({hard.name}) lost {size} x {size} to {opponent}, game {game}"
+    assert worst < 1.0
