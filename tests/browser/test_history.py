@@ -1,0 +1,72 @@
+"""History and replay in a real browser: both games a player finished are listed, one is replayed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from tests.browser import create_game, play_to_end, sign_up
+
+pytestmark = pytest.mark.browser
+
+MARKS = '#board [data-cell][data-mark="X"], #board [data-cell][data-mark="O"]'
+
+
+def step(page: Page, control: str, ply: int, total: int) -> None:
+    """Click a replay control (first/back/forward/last) and check the board as it stood after `ply` moves."""
+    page.locator(f"#replay-{control}").click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply))
+    expect(page.locator(".replay-count")).to_have_text(f"{ply} / {total}")
+    expect(page.locator(MARKS)).to_have_count(ply)
+
+
+def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
+    sign_up(page, "hugo")
+    classic = create_game(page, "classic", "hard")
+    classic_result = play_to_end(page, max_moves=5)
+    ultimate = create_game(page, "ultimate", "easy")
+    play_to_end(page, max_moves=41)
+
+    page.locator("nav a", has_text="My games").click()
+    expect(page).to_have_url(re.compile(r"/games/$"))
+    # Both games, newest first, finished, each with its moves count.
+    rows = page.locator("#history tr[data-game]")
+    expect(rows).to_have_count(2)
+    assert rows.evaluate_all("rows => rows.map(row => row.dataset.game)") == [str(ultimate), str(classic)]
+    for game_id, variant in ((classic, "classic"), (ultimate, "ultimate")):
+        row = page.locator(f'#history tr[data-game="{game_id}"]')
+        expect(row).to_have_attribute("data-variant", variant)
+        expect(row).to_contain_text(str(Game.objects.get(pk=game_id).ply))
+        expect(row.get_by_role("link", name="Replay")).to_be_visible()
+
+    # Filtering by variant leaves the ultimate game alone.
+    page.locator('#history-filters select[name="variant"]').select_option("ultimate")
+    expect(page.locator("#history tr[data-game]")).to_have_count(1)
+    expect(page.locator(f'#history tr[data-game="{ultimate}"]')).to_be_visible()
+    page.locator('#history-filters select[name="variant"]').select_option("")
+    expect(page.locator("#history tr[data-game]")).to_have_count(2)
+
+    # Replay the classic game from its row, then step through it with the controls.
+    page.locator(f'#history tr[data-game="{classic}"]').get_by_role("link", name="Replay").click()
+    expect(page).to_have_url(re.compile(rf"/games/{classic}/replay/"))
+    total = Game.objects.get(pk=classic).ply
+    assert 5 <= total <= 9
+    expect(page.locator("#replay")).to_have_attribute("data-total", str(total))
+    page.evaluate("window.__marker = 1")
+
+    step(page, "first", 0, total)
+    expect(page.locator("#replay-first")).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#replay-back")).to_have_attribute("aria-disabled", "true")
+    step(page, "forward", 1, total)
+    expect(page.locator(MARKS)).to_have_text(["X"])
+    step(page, "forward", 2, total)
+    step(page, "back", 1, total)
+    step(page, "last", total, total)
+    expect(page.locator("#replay-forward")).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#status")).to_contain_text(classic_result)
+    step(page, "back", total - 1, total)
+
+    assert page.evaluate("window.__marker") == 1, "stepping through the replay reloaded the page"
