@@ -423,6 +423,39 @@ def resign_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 
 # Anything else under /api/ ------------------------------------------------------------------------------
 
+ALL_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _not_allowed_view(allowed: list[str], with_id: bool) -> Any:
+    def answer(request: HttpRequest) -> HttpResponse:
+        response = _error(
+            request, 405, "method_not_allowed", f"{request.method} is not allowed here; use {', '.join(allowed)}"
+        )
+        response["Allow"] = ", ".join(allowed)
+        return response
+
+    if not with_id:
+        return answer
+
+    def answer_for_game(request: HttpRequest, game_id: str) -> HttpResponse:
+        return answer(request)
+
+    return answer_for_game
+
+
+def _answer_other_methods_in_json() -> None:
+    """ninja answers a wrong method with a bare text 405; give each path a JSON one (kept out of the schema)."""
+    for path, view in list(api.default_router.path_operations.items()):
+        allowed = sorted({method for op in view.operations for method in op.methods})
+        missing = [m for m in ALL_METHODS if m not in allowed]
+        if missing:
+            api.api_operation(missing, path, auth=None, include_in_schema=False)(
+                _not_allowed_view(allowed, "{game_id}" in path)
+            )
+
+
+_answer_other_methods_in_json()
+
 
 @api.api_operation(
     ["GET", "POST", "PUT", "PATCH", "DELETE"], "/{path:rest}", auth=None, include_in_schema=False,

@@ -491,3 +491,13 @@ def test_profile_revoke_token(player_client, player, token):
     assert response.status_code == 200 and "revoked" in response.content.decode()
     assert not ApiToken.objects.exists()
     assert_error(Client(HTTP_AUTHORIZATION=f"Bearer {token}").get("/api/me"), 401, "unauthenticated")
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [("delete", "/api/games/1"), ("put", "/api/games"), ("get", "/api/games/1/moves"), ("post", "/api/variants")],
+)
+def test_wrong_method_is_405_json(player_client, method, url):
+    response = getattr(player_client, method)(url)
+    assert_error(response, 405, "method_not_allowed")
+    assert response["Allow"]
