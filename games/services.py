@@ -272,7 +272,10 @@ def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position
     except IntegrityError:
         raise MoveConflict("another move was recorded at the same moment; reload the game") from None
     if reply and not position.state.is_over and position.game.is_computer(position.game.to_move):
-        return computer_move(game=position.game)
+        try:
+            return computer_move(game=position.game)
+        except (MoveConflict, NotComputerTurn, GameFinished):
+            return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
     return position
 
 

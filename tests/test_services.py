@@ -286,3 +286,29 @@ def test_resign_local_is_the_side_to_move(make_game, player):
     move_play(game=game, player=player, move=0)
     game = game_resign(game=game, player=player)
     assert game.result == "X"
+
+
+# Selectors ------------------------------------------------------------------------------------------
+
+
+def test_player_stats_per_variant(player, other_player, make_game):
+    from games.selectors import player_stats
+
+    def finished(variant, side, result, **kwargs):
+        game = game_create(player=player, variant=variant, options=kwargs, opponent="easy", side=side,
+                           strategy="random")
+        Game.objects.filter(pk=game.pk).update(status="finished", result=result)
+
+    finished("classic", "X", "X")
+    finished("classic", "O", "X")
+    finished("classic", "X", "draw")
+    finished("nxn", "O", "O", size=4)
+    game_create(player=player, variant="four", options={}, opponent="easy", side="X", strategy="random")  # unfinished
+    local = make_game()
+    Game.objects.filter(pk=local.pk).update(status="finished", result="X")  # both seats: counts for nobody
+    rows = player_stats(player)
+    assert rows == [
+        {"variant": "classic", "label": "Classic 3 x 3", "played": 3, "won": 1, "lost": 1, "drawn": 1},
+        {"variant": "nxn", "label": "n x n", "played": 1, "won": 1, "lost": 0, "drawn": 0},
+    ]
+    assert player_stats(other_player) == []
