@@ -57,7 +57,7 @@ class MCTSStrategy(Strategy):
         if c is not None and c < 0:
             raise ValueError(f"option 'c' of strategy 'mcts' must not be negative, not {c}")
         if iterations is None and seconds is None:
-            seconds = DEFAULT_SECONDS
+            seconds = self.options["seconds"] = DEFAULT_SECONDS  # shown as the setting in use
         self.iterations: int | None = iterations
         self.seconds: float | None = seconds
         self.c = float(DEFAULT_C if c is None else c)
