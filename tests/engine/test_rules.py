@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -88,11 +87,8 @@ def test_perft_table(variant_key: str, options: dict[str, Any], expected: list[i
     variant = get_variant(variant_key, **options)
     canon = _canonical_ultimate_key if variant_key == "ultimate" else None
     memo: dict = {}
-    start = time.perf_counter()
     got = [perft(variant.new_game(), d, memo, canon) for d in range(1, 8)]
     assert got == expected
-    # A generous bound so a pathological slowdown of the engine shows up; ~20 s is typical for multi.
-    assert time.perf_counter() - start < 120
 
 
 def test_ultimate_is_symmetric() -> None:
