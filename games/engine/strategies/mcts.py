@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 import time
 from math import log, sqrt
-from operator import add, or_
+from operator import add as add_
+from operator import or_
 from typing import Any
 
 from ..core import State, Variant
@@ -84,21 +85,101 @@ class MCTSStrategy(Strategy):
         if winning is not None:
             self.last_iterations = 0
             return winning
+        tree = _Tree(self.c)
         budget = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        tree = game.run(self.rng, self.c, budget, deadline, self.iterations is not None)
-        visits, mean, kids, kmove, done = tree
-        self.last_iterations = done
-        best = max(kids, key=lambda k: (visits[k], mean[k]))
-        return kmove[best]
+        self.last_iterations = game.run(tree, self.rng, budget, deadline, self.iterations is not None)
+        visits, total = tree.visits, tree.total
+        best = max(tree.kids[0], key=lambda k: (visits[k], total[k] / visits[k]))
+        return tree.kmove[best]
 
 
-def _settled(visits: list[int], kids: list[int], remaining: int) -> bool:
+class _Tree:
+    """The search tree as parallel lists indexed by node number (node 0 is the root).
+
+    Per node: visits, summed reward (for the side that moved into it), the move into it, its moves
+    not yet expanded (None: not listed yet), its children, and, aligned with the children, their
+    mean rewards and 1/sqrt(visits): kept in the parent so that UCT selection is two C-level maps.
+    ``up_mean[i]``/``up_inv[i]``/``slot[i]`` say where node i's own entries live in its parent.
+    Children lists are made when a node is first listed, so the many leaves cost no lists.
+    """
+
+    __slots__ = ("c", "visits", "total", "kmove", "untried", "kids", "cmean", "cinv", "up_mean", "up_inv", "slot")
+
+    def __init__(self, c: float) -> None:
+        self.c = c
+        self.visits: list[int] = [0]
+        self.total: list[float] = [0.0]
+        self.kmove: list[int] = [-1]
+        self.untried: list[list[int] | None] = [None]
+        self.kids: list[list[int]] = [[]]
+        self.cmean: list[list[float]] = [[]]
+        self.cinv: list[list[float]] = [[]]
+        self.up_mean: list[list[float]] = [[]]
+        self.up_inv: list[list[float]] = [[]]
+        self.slot: list[int] = [0]
+
+    def add(self, parent: int, move: int) -> int:
+        """A new child of ``parent`` reached by ``move``; returns its number."""
+        child = len(self.visits)
+        self.visits.append(0)
+        self.total.append(0.0)
+        self.kmove.append(move)
+        self.untried.append(None)
+        self.kids.append(_NO_KIDS)
+        self.cmean.append(_NO_KIDS)
+        self.cinv.append(_NO_KIDS)
+        cm, ci = self.cmean[parent], self.cinv[parent]
+        self.slot.append(len(cm))
+        cm.append(0.0)
+        ci.append(0.0)
+        self.up_mean.append(cm)
+        self.up_inv.append(ci)
+        self.kids[parent].append(child)
+        return child
+
+    def list_moves(self, node: int, moves: list[int]) -> list[int]:
+        self.untried[node] = moves
+        self.kids[node] = []
+        self.cmean[node] = []
+        self.cinv[node] = []
+        return moves
+
+    def back_up(self, path: list[int], reward: float) -> None:
+        """``reward`` is for the side that moved into path[0]; the sides alternate down the path."""
+        visits, total, up_mean, up_inv, slot = self.visits, self.total, self.up_mean, self.up_inv, self.slot
+        visits[0] += 1
+        for n in path:
+            k = visits[n] + 1
+            visits[n] = k
+            t = total[n] + reward
+            total[n] = t
+            i = slot[n]
+            up_mean[n][i] = t / k
+            up_inv[n][i] = k**-0.5
+            reward = 1.0 - reward
+
+
+#: placeholder children list of a node not listed yet (never appended to)
+_NO_KIDS: list[Any] = []
+
+
+def _settled(tree: _Tree, remaining: int) -> bool:
     """True when no other root child can catch the most visited one in ``remaining`` iterations."""
+    kids = tree.kids[0]
     if len(kids) < 2:
         return True
-    top = sorted(map(visits.__getitem__, kids))
+    top = sorted(map(tree.visits.__getitem__, kids))
     return top[-1] - top[-2] > remaining
+
+
+#: c * sqrt(log(n)) for n visits, grown as searches need it (a lookup instead of two calls per step)
+def _explore_table(c: float, size: int) -> list[float]:
+    return [0.0] + [c * sqrt(log(n)) for n in range(1, size)]
+
+
+def _reward(result: int, side: int) -> float:
+    return 1.0 if result == side else 0.5 if result < 0 else 0.0
 
 
 class _NestedGame:
@@ -125,34 +206,24 @@ class _NestedGame:
                 return m
         return None
 
-    def run(
-        self, rng: random.Random, c: float, budget: int, deadline: float | None, settle: bool
-    ) -> tuple[list[int], list[float], list[int], list[int], int]:
+    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
+        """Iterate until the budget, the deadline or (``settle``) a settled leader; returns iterations done."""
         v = self.variant
-        step, playout, moves_of = v.raw_step, v.raw_playout, v.raw_moves
-        closes_won = v.closes_won
+        step, playout, moves_of, closes_won = v.raw_step, v.raw_playout, v.raw_moves, v.closes_won
         randbytes, rand, clock = rng.randbytes, rng.random, time.perf_counter
         rxs, ros, rocc, rwon = self.xs, self.os, self.occ, self.won
         rfull, rtarget, rside = self.full, self.target, self.side
-        # The tree: node i's visits, summed reward (for the side that moved into it), children, the move
-        # into it, its moves not yet expanded (None: not listed yet), and, aligned with its children,
-        # their mean rewards and 1/sqrt(visits) (kept in the parent so that selection is two maps).
-        visits: list[int] = [0]
-        total: list[float] = [0.0]
-        kids: list[list[int]] = [[]]
-        kmove: list[int] = [-1]
-        untried: list[list[int] | None] = [None]
-        cmean: list[list[float]] = [[]]
-        cinv: list[list[float]] = [[]]
-        #: where node i's own mean and 1/sqrt(visits) live: its parent's lists and its slot in them
-        up_mean: list[list[float]] = [[]]
-        up_inv: list[list[float]] = [[]]
-        slot: list[int] = [0]
+        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
+        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
+        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
         done = 0
+        explore = _explore_table(c, min(budget, 4096) + 2)
         while done < budget:
             if deadline is not None and clock() >= deadline:
                 break
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(visits, kids[0], budget - done):
+            if done + 2 >= len(explore):
+                explore = _explore_table(c, 2 * len(explore))
+            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
                 break
             done += 1
             xs, os_, occ, won = rxs[:], ros[:], rocc[:], rwon[:]
@@ -162,55 +233,26 @@ class _NestedGame:
             while True:
                 todo = untried[node]
                 if todo is None:
-                    closed = full | won[0] | won[1] if closes_won else full
-                    todo = untried[node] = moves_of(occ, closed, target)
+                    todo = list_moves(node, moves_of(occ, full | won[0] | won[1] if closes_won else full, target))
                 if todo:  # expand one random untried move, then play out from there
                     i = int(rand() * len(todo))
                     m = todo[i]
                     todo[i] = todo[-1]
                     todo.pop()
                     full, target, res = step(xs, os_, occ, won, full, side, m)
-                    child = len(visits)
-                    visits.append(0)
-                    total.append(0.0)
-                    kmove.append(m)
-                    untried.append(None)
-                    kids.append([])
-                    cm = cmean[node]
-                    slot.append(len(cm))
-                    cm.append(0.0)
-                    up_mean.append(cm)
-                    ci = cinv[node]
-                    ci.append(0.0)
-                    up_inv.append(ci)
-                    cmean.append([])
-                    cinv.append([])
-                    kids[node].append(child)
-                    path.append(child)
+                    path.append(add(node, m))
                     if res == ONGOING:
                         res = playout(xs, os_, occ, won[0], won[1], full, target, side ^ 1, randbytes)
                     break
-                scores = list(map(add, cmean[node], map((c * sqrt(log(visits[node]))).__mul__, cinv[node])))
+                scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
                 node = kids[node][scores.index(max(scores))]
                 path.append(node)
                 full, target, res = step(xs, os_, occ, won, full, side, kmove[node])
                 if res != ONGOING:  # a finished game in the tree: its result is exact
                     break
                 side ^= 1
-            # Back up: path[0] was moved into by the root's side to move, then the sides alternate.
-            visits[0] += 1
-            r = 1.0 if res == rside else 0.5 if res < 0 else 0.0
-            for n in path:
-                k = visits[n] + 1
-                visits[n] = k
-                t = total[n] + r
-                total[n] = t
-                i = slot[n]
-                up_mean[n][i] = t / k
-                up_inv[n][i] = k**-0.5
-                r = 1.0 - r
-        mean = [t / k if k else 0.0 for t, k in zip(total, visits, strict=True)]
-        return visits, mean, kids[0], kmove, done
+            back_up(path, _reward(res, rside))
+        return done
 
 
 class _GridGame:
@@ -235,26 +277,22 @@ class _GridGame:
                 return m
         return None
 
-    def run(
-        self, rng: random.Random, c: float, budget: int, deadline: float | None, settle: bool
-    ) -> tuple[list[int], list[float], list[int], list[int], int]:
+    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
         v = self.variant
-        cell_lines, full_mask, n_cells, playout = v.cell_lines, v.full, v.cell_count, v.raw_playout
+        cell_lines, full_mask, cells, playout = v.cell_lines, v.full, range(v.cell_count), v.raw_playout
         rand, clock = rng.random, time.perf_counter
         rx, ro, rside = self.x, self.o, self.side
-        visits: list[int] = [0]
-        total: list[float] = [0.0]
-        mean: list[float] = [0.0]
-        inv_sqrt: list[float] = [0.0]
-        kids: list[list[int]] = [[]]
-        kmove: list[int] = [-1]
-        untried: list[list[int] | None] = [None]
-        mean_of, inv_sqrt_of = mean.__getitem__, inv_sqrt.__getitem__
+        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
+        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
+        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
         done = 0
+        explore = _explore_table(c, min(budget, 4096) + 2)
         while done < budget:
             if deadline is not None and clock() >= deadline:
                 break
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(visits, kids[0], budget - done):
+            if done + 2 >= len(explore):
+                explore = _explore_table(c, 2 * len(explore))
+            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
                 break
             done += 1
             x, o, side = rx, ro, rside
@@ -264,30 +302,19 @@ class _GridGame:
                 todo = untried[node]
                 if todo is None:
                     occ = x | o
-                    todo = untried[node] = [i for i in range(n_cells) if not occ >> i & 1]
-                if todo:
+                    todo = list_moves(node, [i for i in cells if not occ >> i & 1])
+                expanded = bool(todo)
+                if expanded:
                     i = int(rand() * len(todo))
                     m = todo[i]
                     todo[i] = todo[-1]
                     todo.pop()
-                    child = len(visits)
-                    visits.append(0)
-                    total.append(0.0)
-                    mean.append(0.0)
-                    inv_sqrt.append(0.0)
-                    kids.append([])
-                    kmove.append(m)
-                    untried.append(None)
-                    kids[node].append(child)
-                    path.append(child)
+                    path.append(add(node, m))
                 else:
-                    ks = kids[node]
-                    explore = c * sqrt(log(visits[node]))
-                    scores = list(map(add, map(mean_of, ks), map(explore.__mul__, map(inv_sqrt_of, ks))))
-                    node = ks[scores.index(max(scores))]
+                    scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
+                    node = kids[node][scores.index(max(scores))]
                     path.append(node)
                     m = kmove[node]
-                    child = -1
                 bit = 1 << m
                 if side:
                     o |= bit
@@ -302,17 +329,8 @@ class _GridGame:
                     res = -1
                     break
                 side ^= 1
-                if child >= 0:  # just expanded: play out
+                if expanded:
                     res = playout(x, o, side, rand)
                     break
-            visits[0] += 1
-            r = 1.0 if res == rside else 0.5 if res < 0 else 0.0
-            for n in path:
-                k = visits[n] + 1
-                visits[n] = k
-                t = total[n] + r
-                total[n] = t
-                mean[n] = t / k
-                inv_sqrt[n] = k**-0.5
-                r = 1.0 - r
-        return visits, mean, kids[0], kmove, done
+            back_up(path, _reward(res, rside))
+        return done
