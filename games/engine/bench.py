@@ -53,7 +53,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def _fmt(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:,.0f}" if value >= 100 else f"{value:.3f}"
+        return f"{value:,.0f}" if value >= 100 else f"{value:.2f}"
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
@@ -106,6 +106,11 @@ def _maker(name: str, options: dict[str, Any]) -> Callable[[int], Strategy]:
     return make
 
 
+def _ms(times: list[float]) -> tuple[float, float]:
+    """Median and worst, in milliseconds."""
+    return 1000 * statistics.median(times), 1000 * max(times)
+
+
 def _setting(strategy: Strategy) -> str:
     return ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v is not None and k != "seed") or "-"
 
@@ -124,7 +129,7 @@ def strategy_rows(
             if not probe.supports(variant):
                 continue
             times = move_times(_maker(name, {}), variant, games, moves)
-            rows.append([name, _setting(probe), label, len(times), statistics.median(times), max(times)])
+            rows.append([name, _setting(probe), label, len(times), *_ms(times)])
     return rows
 
 
@@ -138,7 +143,7 @@ def hard_rows(variants: list[tuple[str, Variant]], games: int, moves: int) -> li
         probe = difficulty(variant, "hard")
         name, options = probe.name, {k: v for k, v in probe.options.items() if v is not None and k != "seed"}
         times = move_times(_maker(name, options), variant, games, moves)
-        rows.append([label, name, _setting(probe), len(times), statistics.median(times), max(times)])
+        rows.append([label, name, _setting(probe), len(times), *_ms(times)])
     return rows
 
 
@@ -185,12 +190,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out(table(["variant", "iterations", "iterations/s", "per wall s"], mcts_rows(iterations)))
 
     if not args.skip_strategies:
-        out(f"\nTime per move at the default setting (seconds; first {moves} moves of each of {games} seeded games "
+        out(f"\nTime per move at the default setting (ms; first {moves} moves of each of {games} seeded games "
             "against random)")
         rows = strategy_rows(variants, games, moves, out)
         out(table(["strategy", "setting", "variant", "moves", "median", "worst"], rows))
 
-        out("\nTime per move at the 'hard' level (seconds; same games)")
+        out("\nTime per move at the 'hard' level (ms; same games)")
         hard = hard_rows(variants, games, moves)
         if hard is None:
             out("  (games/engine/levels.py is not there yet: no levels to measure)")
