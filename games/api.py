@@ -26,6 +26,7 @@ from players.models import ApiToken
 
 from . import selectors
 from .api_schemas import (
+    ChallengesOut,
     ErrorOut,
     GameCreateIn,
     GameFilters,
@@ -41,6 +42,7 @@ from .engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from .engine.render import move_label
 from .models import LEVELS, SIDES, Game
 from .services import (
+    ChallengeGone,
     GameError,
     GameFinished,
     GameNotStarted,
@@ -51,11 +53,16 @@ from .services import (
     NotSeated,
     NotYourTurn,
     Position,
+    challenge_accept,
+    challenge_cancel,
     computer_move,
     game_create,
     game_position,
     game_resign,
     move_play,
+    rematch_accept,
+    rematch_decline,
+    rematch_offer,
 )
 
 logger = logging.getLogger(__name__)
@@ -292,6 +299,16 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "created": game.created,
         "updated": game.updated,
         "finished": game.finished,
+        "private": game.private,
+        "invitee": game.invitee.get_username() if game.invitee_id else None,
+        "version": game.version,
+        "rematch_of": game.rematch_of_id,
+        # the offer comes from one of the two seated players, already loaded
+        "rematch_offered_by": next(
+            (game.seat_player(side).get_username() for side in SIDES
+             if game.rematch_offered_by_id and game.seat_player_id(side) == game.rematch_offered_by_id),
+            None,
+        ),
     }
 
 
@@ -322,6 +339,10 @@ def game_state(position: Position, viewer: Any) -> dict[str, Any]:
         ),
         legal_moves=state.legal_moves() if game.status == Game.Status.ACTIVE else [],
         moves=[move_entry(variant, i + 1, m) for i, m in enumerate(position.moves)],
+        rematch=(
+            Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
+            if game.is_finished else None
+        ),
     )
     return data
 
@@ -335,7 +356,7 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
     """The game if the caller may see it (seated, or the creator of a watched game); 404 otherwise."""
     if not 1 <= game_id <= MAX_ID:
         raise Http404(f"there is no game {game_id}")
-    game = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=game_id).first()
+    game = Game.objects.select_related("x_player", "o_player", "created_by", "invitee").filter(pk=game_id).first()
     if game is None or not selectors.can_view(game, request.auth):
         # Someone else's game looks exactly like a missing one.
         raise Http404(f"there is no game {game_id}")
@@ -379,7 +400,8 @@ def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
     its first move is already played in the answer; for a watched game, call ``computer-move`` to step."""
     game = game_create(
         player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
-        side=payload.side, strategy=payload.strategy or None,
+        side=payload.side, strategy=payload.strategy or None, invitee=payload.invite or None,
+        private=payload.private,
     )
     if game.opponent in LEVELS:
         _computer_reply(game)
@@ -410,7 +432,7 @@ def play_computer_move(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """For games where a computer is to move (watched games, or a reply that did not happen): one move."""
     game = _visible_game(request, game_id)
     before = game.ply
-    position = computer_move(game=game)
+    position = computer_move(game=game, player=request.auth)
     return {**game_state(position, request.auth), "played": _played(before, position)}
 
 
@@ -418,6 +440,74 @@ def play_computer_move(request: HttpRequest, game_id: int) -> dict[str, Any]:
 def resign_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the other side wins. In a local game (both seats yours) the side to move resigns."""
     game = game_resign(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+# Two players: challenges and rematches -----------------------------------------------------------------
+
+
+@api.get("/challenges", response={200: ChallengesOut, **ERRORS}, tags=["challenges"], summary="The lobby")
+def list_challenges(request: HttpRequest) -> dict[str, Any]:
+    """Open challenges you may accept (public ones and those sent to you) and yours still waiting.
+    Make one with ``POST /games`` and ``opponent: human`` (``invite`` for a named player)."""
+    player = request.auth
+    return {
+        "open": [game_summary(g, player) for g in selectors.open_challenges(player)],
+        "for_you": [game_summary(g, player) for g in selectors.challenges_for(player)],
+        "yours": [game_summary(g, player) for g in selectors.my_challenges(player)],
+    }
+
+
+@api.post(
+    "/games/{game_id}/accept", response={200: GameOut, **ERRORS}, tags=["challenges"], summary="Accept a challenge"
+)
+def accept_challenge(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Take the free seat of an open challenge; the game starts. Not your own (400 own_challenge), not one sent
+    to someone else (403 not_invited); if someone else was first, 409 challenge_taken."""
+    try:
+        game = challenge_accept(game=_visible_game(request, game_id), player=request.auth)
+    except ChallengeGone:
+        raise Http404(f"there is no game {game_id}") from None
+    return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/cancel", response={204: None, **ERRORS}, tags=["challenges"], summary="Cancel your challenge"
+)
+def cancel_challenge(request: HttpRequest, game_id: int) -> Status:
+    """Withdraw a challenge nobody has accepted yet (it is deleted). Only its creator (403 not_creator)."""
+    try:
+        challenge_cancel(game=_visible_game(request, game_id), player=request.auth)
+    except ChallengeGone:
+        raise Http404(f"there is no game {game_id}") from None
+    return Status(204, None)
+
+
+@api.post("/games/{game_id}/rematch", response={200: GameOut, **ERRORS}, tags=["challenges"], summary="Offer a rematch")
+def offer_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Propose a rematch of a finished game between two players (sides swapped). If your opponent had offered one
+    already, this agrees: ``rematch`` in the answer is the new game's id."""
+    game = _visible_game(request, game_id)
+    rematch_offer(game=game, player=request.auth)
+    return game_state(game_position(_visible_game(request, game_id)), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/rematch/accept", response={201: GameOut, **ERRORS}, tags=["challenges"],
+    summary="Accept the rematch offer",
+)
+def accept_rematch(request: HttpRequest, game_id: int) -> Status:
+    """Agree to your opponent's rematch offer: the new game (sides swapped), already started."""
+    new = rematch_accept(game=_visible_game(request, game_id), player=request.auth)
+    return Status(201, game_state(game_position(_visible_game(request, new.pk)), request.auth))
+
+
+@api.post(
+    "/games/{game_id}/rematch/decline", response={200: GameOut, **ERRORS}, tags=["challenges"],
+    summary="Decline or withdraw a rematch offer",
+)
+def decline_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    game = rematch_decline(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 
 

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ninja import Field, Schema
+from pydantic import StrictBool
 
 from .engine import VARIANTS
 from .models import Opponent
@@ -83,6 +84,14 @@ class GameCreateIn(Schema):
     )
     side: Literal["X", "O", "random"] = Field("X", description="your side; X moves first")
     strategy: str | None = Field(None, description="a strategy name overriding the computer's level")
+    invite: str | None = Field(
+        None, max_length=150, description="opponent human: the username of the only player who may accept (a direct "
+        "challenge); empty for an open challenge anyone may accept",
+    )
+    private: StrictBool | None = Field(
+        None, description="only the players see the game; default: true for a direct challenge, false otherwise "
+        "(anyone signed in may watch)",
+    )
 
 
 class MoveIn(Schema):
@@ -128,6 +137,11 @@ class GameSummaryOut(Schema):
     created: datetime
     updated: datetime
     finished: datetime | None
+    private: bool = Field(..., description="only the players (and the invitee) can see it")
+    invitee: str | None = Field(..., description="a direct challenge: the only player who may accept it")
+    version: int = Field(..., description="grows with every change of the game: poll and compare")
+    rematch_of: int | None = Field(..., description="the game this one is the rematch of")
+    rematch_offered_by: str | None = Field(..., description="a pending rematch offer: who made it")
 
 
 class GameOut(GameSummaryOut):
@@ -138,6 +152,7 @@ class GameOut(GameSummaryOut):
     active_boards: list[int] | None = Field(None, description="nested variants: boards the next move may use")
     legal_moves: list[int] = Field(..., description="moves the side to move may play now (empty unless active)")
     moves: list[MoveOut]
+    rematch: int | None = Field(None, description="the rematch of this game, once agreed")
 
 
 class PlayOut(GameOut):
@@ -158,3 +173,11 @@ class GamePage(Schema):
     page_size: int
     pages: int
     items: list[GameSummaryOut]
+
+
+class ChallengesOut(Schema):
+    """The lobby: challenges you may accept, and yours still waiting."""
+
+    open: list[GameSummaryOut] = Field(..., description="public open challenges of other players")
+    for_you: list[GameSummaryOut] = Field(..., description="direct challenges sent to you")
+    yours: list[GameSummaryOut] = Field(..., description="your challenges nobody has accepted yet")

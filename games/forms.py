@@ -22,6 +22,13 @@ def _strategy_choices() -> list[tuple[str, str]]:
     return [("", "By level (recommended)")] + [(name, name) for name in sorted(STRATEGIES)]
 
 
+VISIBILITY_CHOICES = [
+    ("", "Default: anyone signed in, or only us two for a named player"),
+    ("public", "Anyone signed in may watch"),
+    ("private", "Private: only the players"),
+]
+
+
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(choices=_variant_choices, initial="classic")
     size = forms.IntegerField(
@@ -42,9 +49,19 @@ class NewGameForm(forms.Form):
     side = forms.ChoiceField(
         choices=[("X", "X (moves first)"), ("O", "O"), ("random", "Random")], initial="X", widget=forms.RadioSelect
     )
+    invite = forms.CharField(
+        required=False, max_length=150, label="Challenge a named player",
+        help_text="Optional, for another player: their username; leave empty for an open challenge anyone may accept",
+    )
+    visibility = forms.ChoiceField(
+        choices=VISIBILITY_CHOICES, required=False, initial="", label="Who may watch",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        # "" = the default: private for a challenge sent to a named player, public otherwise
+        data["private"] = {"public": False, "private": True}.get(data.get("visibility") or "")
+        data["invite"] = (data.get("invite") or "").strip()
         key = data.get("variant")
         cls = VARIANTS.get(key) if key else None
         if cls is None:

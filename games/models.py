@@ -4,6 +4,13 @@ A seat (X or O) is either a player (``x_player``), a computer (``x_level`` — e
 or ``x_strategy`` — a strategy name from the engine registry), or open (none of them; a human
 opponent has not joined yet). The position itself is never stored: it is rebuilt by the engine
 from the ``Move`` rows, and ``ply`` on the game is a cache the services keep equal to their count.
+
+Two players (issue 4): a game against ``human`` starts ``open`` with one seat taken; it is a
+challenge that anyone may accept, or only ``invitee`` when it was sent to a named player.
+``private`` games are seen only by their players (and the invitee); public ones by anyone signed
+in. ``version`` counts every change of state (move, accept, resign, rematch offer...), so a page
+can ask "anything new since version N?" with one indexed lookup. A rematch is a new game whose
+``rematch_of`` is the old one; ``rematch_offered_by`` is the player who proposed it meanwhile.
 """
 
 from __future__ import annotations
@@ -72,6 +79,23 @@ class Game(models.Model):
     result_reason = models.CharField(max_length=10, choices=Reason.choices, blank=True, default="")
     #: cache kept exact by the services: number of moves played; the side to move follows from it
     ply = models.PositiveIntegerField(default=0)
+    #: bumped by the services on every change a page shows (moves, accept, resign, rematch offers)
+    version = models.PositiveIntegerField(default=0)
+
+    #: seen only by its players (and the invitee of a direct challenge); public games anyone signed in may watch
+    private = models.BooleanField(default=False)
+    #: a direct challenge: only this player may accept it
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    #: the finished game this one is the rematch of (at most one rematch per game)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+    #: a finished game's pending rematch offer: who made it
+    rematch_offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -79,7 +103,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["-created"], name="game_created_idx")]
+        indexes = [
+            models.Index(fields=["-created"], name="game_created_idx"),
+            # the lobby: open challenges, newest first
+            models.Index(fields=["status", "private", "-created"], name="game_lobby_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(result="") | Q(status="finished"), name="game_result_only_when_finished"
@@ -124,6 +152,20 @@ class Game(models.Model):
         if pid is None:
             return []
         return [side for side in SIDES if self.seat_player_id(side) == pid]
+
+    @property
+    def is_two_players(self) -> bool:
+        """Two different people hold the seats (a rematch makes sense)."""
+        return (
+            self.x_player_id is not None and self.o_player_id is not None and self.x_player_id != self.o_player_id
+        )
+
+    def open_side(self) -> str | None:
+        """The side waiting for an opponent in an open challenge."""
+        for side in SIDES:
+            if self.is_open_seat(side):
+                return side
+        return None
 
     # State cache -----------------------------------------------------------------------------
     @property

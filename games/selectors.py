@@ -28,18 +28,64 @@ def _involves(player) -> Q:
 
 
 def can_view(game: Game, player) -> bool:
-    """The one rule for who may open a game: a player seated in it or who created it (watch games).
+    """The one rule for who may open a game (pages, polls and the API all ask it).
 
-    Issue 4 (spectators) widens this function, and only this one.
+    Its players, its creator and the invitee of a direct challenge always; anyone else signed in
+    only when the game is public (``private`` False): spectators watch read-only.
     """
     pid = getattr(player, "pk", None)
-    if pid is None:
+    if pid is None or not getattr(player, "is_authenticated", True):
         return False
-    return pid in (game.x_player_id, game.o_player_id, game.created_by_id)
+    if pid in (game.x_player_id, game.o_player_id, game.created_by_id, game.invitee_id):
+        return True
+    return not game.private
+
+
+def is_involved(game: Game, player) -> bool:
+    """Seated, creator or invitee: someone the game belongs to rather than a spectator."""
+    pid = getattr(player, "pk", None)
+    return pid is not None and pid in (game.x_player_id, game.o_player_id, game.created_by_id, game.invitee_id)
+
+
+# The lobby -------------------------------------------------------------------------------------
+
+LOBBY_LIMIT = 50
+
+
+def _lobby_qs() -> QuerySet[Game]:
+    return Game.objects.filter(status=Game.Status.OPEN).select_related("x_player", "o_player", "created_by", "invitee")
+
+
+def open_challenges(player) -> QuerySet[Game]:
+    """Public open challenges of other players that anyone may accept, newest first."""
+    return (
+        _lobby_qs().filter(private=False, invitee__isnull=True).exclude(created_by=player)
+        .order_by("-created", "-id")[:LOBBY_LIMIT]
+    )
+
+
+def challenges_for(player) -> QuerySet[Game]:
+    """Direct challenges sent to ``player`` and still open (public or private)."""
+    return _lobby_qs().filter(invitee=player).order_by("-created", "-id")[:LOBBY_LIMIT]
+
+
+def my_challenges(player) -> QuerySet[Game]:
+    """``player``'s own challenges nobody has accepted yet."""
+    return _lobby_qs().filter(created_by=player).order_by("-created", "-id")[:LOBBY_LIMIT]
+
+
+def live_games(player, limit: int = 10) -> QuerySet[Game]:
+    """Public games between two players in progress, which ``player`` does not play in: to watch."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, private=False, opponent="human")
+        .exclude(x_player=player).exclude(o_player=player)
+        .select_related("x_player", "o_player", "created_by")
+        .order_by("-updated", "-id")[:limit]
+    )
 
 
 def games_visible_to(player) -> QuerySet[Game]:
-    return Game.objects.filter(_involves(player)).select_related("x_player", "o_player", "created_by")
+    return Game.objects.filter(_involves(player)).select_related("x_player", "o_player", "created_by", "invitee")
 
 
 def _as_x_only(player) -> Q:

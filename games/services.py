@@ -69,6 +69,43 @@ class MoveConflict(GameError):
     status_code = 409
 
 
+# Challenges and rematches (issue 4); ``code`` is the API's error code.
+
+
+class OwnChallenge(GameError):
+    status_code = 400
+    code = "own_challenge"
+
+
+class NotInvited(GameError):
+    status_code = 403
+    code = "not_invited"
+
+
+class NotCreator(GameError):
+    status_code = 403
+    code = "not_creator"
+
+
+class ChallengeTaken(GameError):
+    """The challenge was accepted by someone else first (or is no longer open)."""
+
+    status_code = 409
+    code = "challenge_taken"
+
+
+class ChallengeGone(GameError):
+    """The challenge was cancelled meanwhile."""
+
+    status_code = 404
+    code = "challenge_gone"
+
+
+class RematchRefused(GameError):
+    status_code = 409
+    code = "rematch_refused"
+
+
 # Rebuilding a position --------------------------------------------------------------------------
 
 
@@ -157,21 +194,31 @@ def game_create(
     side: str = "X",
     strategy: str | None = None,
     seed: int | None = None,
+    invitee=None,
+    private: bool | None = None,
 ) -> Game:
     """Start a game for ``player``.
 
     ``opponent``: easy/medium/hard (a computer at that level, or ``strategy`` if named), local
     (``player`` holds both seats), watch (computer against computer: ``strategy`` or medium on
-    both seats), human (the other seat stays open; the game waits in status ``open``).
+    both seats), human (the other seat stays open; the game waits in status ``open``: a
+    challenge, see ``challenge_accept``).
     ``side`` is the player's side: X, O or random.
+    ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
+    ``private``: only the players see the game. Default: private for a direct challenge, public
+    (anyone signed in may watch) for everything else.
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
+    invitee = _resolve_invitee(invitee, player=player, opponent=opponent)
     rng = random.Random(seed)
     if side == "random":
         side = rng.choice(SIDES)
     other = "O" if side == "X" else "X"
 
-    game = Game(variant=variant_obj.key, options=dict(variant_obj.options), opponent=opponent, created_by=player)
+    game = Game(
+        variant=variant_obj.key, options=dict(variant_obj.options), opponent=opponent, created_by=player,
+        invitee=invitee, private=(invitee is not None) if private is None else bool(private),
+    )
     seats: dict[str, dict[str, Any]] = {"X": {}, "O": {}}
     if opponent in LEVELS:
         seats[side] = {"player": player}
@@ -207,6 +254,49 @@ def game_create(
     return game
 
 
+def _resolve_invitee(invitee, *, player, opponent: str):
+    """The invited player (from a player or a username), checked; None for an open challenge."""
+    if invitee is None or invitee == "":
+        return None
+    if opponent != Opponent.HUMAN:
+        raise InvalidGameSettings("only a game against another player can be sent to a named player")
+    if isinstance(invitee, str):
+        from django.contrib.auth import get_user_model
+
+        if len(invitee) > 150 or "\x00" in invitee:  # no username is like that (and PostgreSQL refuses NUL)
+            raise InvalidGameSettings("there is no player with that name")
+        found = get_user_model().objects.filter(username__iexact=invitee.strip(), is_active=True).first()
+        if found is None:
+            raise InvalidGameSettings(f"there is no player called {invitee.strip()[:40]!r}")
+        invitee = found
+    if not getattr(invitee, "is_active", False):
+        raise InvalidGameSettings("that player cannot be challenged")
+    if invitee.pk == player.pk:
+        raise InvalidGameSettings("you cannot challenge yourself; send the link to a friend instead")
+    return invitee
+
+
+def challenge_create(
+    *,
+    player,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    side: str = "X",
+    invitee=None,
+    private: bool | None = None,
+    seed: int | None = None,
+) -> Game:
+    """A game against another person that waits (status ``open``) until someone accepts it.
+
+    Open to anyone signed in, or to ``invitee`` only (a player or a username). See ``game_create``
+    for ``private``.
+    """
+    return game_create(
+        player=player, variant=variant, options=options, opponent=Opponent.HUMAN, side=side, seed=seed,
+        invitee=invitee, private=private,
+    )
+
+
 # Moves ----------------------------------------------------------------------------------------------
 
 
@@ -230,7 +320,8 @@ def _record(game: Game, state: State, move: int, moves: list[int]) -> Position:
     side = "X" if state.ply % 2 == 1 else "O"
     Move.objects.create(game=game, ply=state.ply, move=move, side=side)
     game.ply = state.ply
-    fields = ["ply", "updated"]
+    game.version += 1
+    fields = ["ply", "version", "updated"]
     if state.is_over:
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
@@ -279,13 +370,19 @@ def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position
     return position
 
 
-def computer_move(*, game: Game) -> Position:
+def computer_move(*, game: Game, player=None) -> Position:
     """Let the computer seat whose turn it is play one move.
 
     The strategy thinks outside any transaction (up to about a second), then the move is
     recorded under the row lock only if the game has not moved on meanwhile (MoveConflict).
+    With ``player`` (a request from the web or the API) only a player of the game or its creator
+    (a watched game) may trigger it: spectators cannot drive someone else's game.
     """
     fresh = Game.objects.select_related("x_player", "o_player", "created_by").get(pk=game.pk)
+    if player is not None and getattr(player, "pk", None) not in (
+        fresh.x_player_id, fresh.o_player_id, fresh.created_by_id
+    ):
+        raise NotSeated("you are not playing in this game")
     _check_playable(fresh)
     side = fresh.to_move
     if not fresh.is_computer(side):
@@ -318,5 +415,127 @@ def game_resign(*, game: Game, player) -> Game:
         locked.result = "O" if loser == "X" else "X"
         locked.result_reason = Game.Reason.RESIGNED
         locked.finished = timezone.now()
-        locked.save(update_fields=["status", "result", "result_reason", "finished", "updated"])
+        locked.version += 1
+        locked.save(update_fields=["status", "result", "result_reason", "finished", "version", "updated"])
+    return locked
+
+
+# Challenges ----------------------------------------------------------------------------------------
+
+
+def _lock_challenge(game: Game) -> Game:
+    try:
+        return _lock(game)
+    except Game.DoesNotExist:
+        raise ChallengeGone("this challenge was cancelled") from None
+
+
+def challenge_accept(*, game: Game, player) -> Game:
+    """``player`` takes the open seat of a challenge; the game starts.
+
+    Under the row lock, so of two simultaneous acceptors exactly one wins; the other gets
+    ChallengeTaken. Refused for your own challenge (OwnChallenge) and for a direct challenge sent
+    to someone else (NotInvited).
+    """
+    with transaction.atomic():
+        locked = _lock_challenge(game)
+        if locked.status != Game.Status.OPEN:
+            raise ChallengeTaken("this challenge has already been accepted")
+        if getattr(player, "pk", None) in (locked.created_by_id, locked.x_player_id, locked.o_player_id):
+            raise OwnChallenge("you cannot accept your own challenge")
+        if locked.invitee_id is not None and locked.invitee_id != player.pk:
+            raise NotInvited("this challenge was sent to another player")
+        side = locked.open_side()
+        if side is None:  # pragma: no cover - an open game always has an open seat
+            raise ChallengeTaken("this challenge has no free seat")
+        setattr(locked, f"{side.lower()}_player", player)
+        locked.status = Game.Status.ACTIVE
+        locked.version += 1
+        locked.save(update_fields=[f"{side.lower()}_player", "status", "version", "updated"])
+    return locked
+
+
+def challenge_cancel(*, game: Game, player) -> None:
+    """The creator withdraws a challenge nobody has accepted yet; it is deleted (it has no moves)."""
+    with transaction.atomic():
+        locked = _lock_challenge(game)
+        if locked.created_by_id != getattr(player, "pk", None):
+            raise NotCreator("only the player who made this challenge can cancel it")
+        if locked.status != Game.Status.OPEN:
+            raise ChallengeTaken("this challenge has already been accepted; resign instead")
+        locked.delete()
+
+
+# Rematches -----------------------------------------------------------------------------------------
+
+
+def _check_rematch(locked: Game, player) -> None:
+    if not locked.sides_of(player):
+        raise NotSeated("you are not playing in this game")
+    if not locked.is_two_players:
+        raise RematchRefused("a rematch is for games between two players; start a new game instead")
+    if not locked.is_finished:
+        raise RematchRefused("the game is not over yet")
+    if Game.objects.filter(rematch_of=locked).exists():
+        raise RematchRefused("the rematch has already been agreed")
+
+
+def _start_rematch(locked: Game) -> Game:
+    """The new game: same variant and options, sides swapped, linked to the old one."""
+    new = Game(
+        variant=locked.variant, options=dict(locked.options or {}), opponent=Opponent.HUMAN,
+        created_by=locked.rematch_offered_by or locked.x_player, x_player=locked.o_player,
+        o_player=locked.x_player, status=Game.Status.ACTIVE, private=locked.private, rematch_of=locked,
+    )
+    variant_obj = game_variant(locked)
+    if variant_obj.options.get("random_start"):
+        new.start_board = variant_obj.new_game(seed=random.randrange(2**31)).active_boards[0]
+    new.save()
+    locked.rematch_offered_by = None
+    locked.version += 1
+    locked.save(update_fields=["rematch_offered_by", "version", "updated"])
+    return new
+
+
+def rematch_offer(*, game: Game, player) -> Game | None:
+    """``player`` proposes a rematch of a finished two-player game.
+
+    If the opponent had already proposed one, this agrees to it: the new game is returned.
+    Otherwise the offer is recorded (the opponent's page shows it) and None is returned.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_rematch(locked, player)
+        offered_by = locked.rematch_offered_by_id
+        if offered_by is not None and offered_by != player.pk:
+            return _start_rematch(locked)
+        if offered_by is None:
+            locked.rematch_offered_by = player
+            locked.version += 1
+            locked.save(update_fields=["rematch_offered_by", "version", "updated"])
+    return None
+
+
+def rematch_accept(*, game: Game, player) -> Game:
+    """The opponent of the player who offered a rematch agrees: the new game (sides swapped)."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_rematch(locked, player)
+        if locked.rematch_offered_by_id is None:
+            raise RematchRefused("no rematch has been offered")
+        if locked.rematch_offered_by_id == player.pk:
+            raise RematchRefused("you offered this rematch; your opponent has to accept it")
+        return _start_rematch(locked)
+
+
+def rematch_decline(*, game: Game, player) -> Game:
+    """Decline the opponent's rematch offer, or withdraw your own."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_rematch(locked, player)
+        if locked.rematch_offered_by_id is None:
+            raise RematchRefused("no rematch has been offered")
+        locked.rematch_offered_by = None
+        locked.version += 1
+        locked.save(update_fields=["rematch_offered_by", "version", "updated"])
     return locked

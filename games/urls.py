@@ -16,4 +16,10 @@ urlpatterns = [
     path("<int:pk>/computer/", views.game_computer_move, name="computer_move"),
     path("<int:pk>/resign/", views.game_resign_view, name="resign"),
     path("<int:pk>/replay/", views.game_replay, name="replay"),
+    path("<int:pk>/poll/", views.game_poll, name="poll"),
+    path("<int:pk>/accept/", views.challenge_accept_view, name="accept"),
+    path("<int:pk>/cancel/", views.challenge_cancel_view, name="cancel"),
+    path("<int:pk>/rematch/", views.rematch_offer_view, name="rematch"),
+    path("<int:pk>/rematch/accept/", views.rematch_accept_view, name="rematch_accept"),
+    path("<int:pk>/rematch/decline/", views.rematch_decline_view, name="rematch_decline"),
 ]

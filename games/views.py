@@ -9,36 +9,60 @@ page's ``#game-error`` element, without htmx the whole page is shown with the me
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import push_url, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game
-from .selectors import RESULT_FILTERS, can_view, game_history, variant_label
+from .selectors import (
+    RESULT_FILTERS,
+    can_view,
+    challenges_for,
+    game_history,
+    is_involved,
+    live_games,
+    my_challenges,
+    open_challenges,
+    variant_label,
+)
 from .services import (
+    ChallengeGone,
     GameError,
     InvalidGameSettings,
     InvalidMove,
     MoveConflict,
     NotComputerTurn,
     Position,
+    challenge_accept,
+    challenge_cancel,
     computer_move,
     game_create,
     game_moves,
     game_position,
     game_resign,
     move_play,
+    rematch_accept,
+    rematch_decline,
+    rematch_offer,
     state_after,
 )
 
 HISTORY_PAGE_SIZE = 20
+#: after a two-player game ends, its players' pages keep polling this long for a rematch offer
+REMATCH_WINDOW = timedelta(minutes=10)
+#: polling period while something can change now, and while only a rematch offer can
+POLL_EVERY = "1s"
+POLL_EVERY_FINISHED = "2s"
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRST"  # no I, as on go and gomoku boards; 19 letters
 
 
@@ -47,7 +71,7 @@ COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRST"  # no I, as on go and gomoku boards; 19 l
 
 def _game_for(request: HttpRequest, pk: int) -> Game:
     """The game if the signed-in player may see it; 404 otherwise (no hint that it exists)."""
-    game = get_object_or_404(Game.objects.select_related("x_player", "o_player", "created_by"), pk=pk)
+    game = get_object_or_404(Game.objects.select_related("x_player", "o_player", "created_by", "invitee"), pk=pk)
     if not can_view(game, request.user):
         raise Http404("No such game.")
     return game
@@ -162,11 +186,44 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
     return {"text": text, "tone": "turn", "computer_to_move": computer_to_move}
 
 
+def _poll_every(game: Game, player, sides: list[str], rematch_id: int | None) -> str:
+    """How often this viewer's page asks for news ("" = never): only where someone else can change the game.
+
+    Spectators (and the invitee of a challenge) while it is not finished; a player of a game
+    between two people while it waits or runs, then for a while after the end for a rematch
+    offer. Not in games against the computer or on one screen: the page itself makes every change.
+    """
+    if not sides:
+        if game.is_finished:
+            return ""
+        if game.created_by_id == player.pk:
+            return ""  # the creator of a watched game drives it from this page
+        return POLL_EVERY
+    if not (game.is_two_players or (game.status == Game.Status.OPEN and game.opponent == "human")):
+        return ""
+    if not game.is_finished:
+        return POLL_EVERY
+    if rematch_id is None and game.finished and timezone.now() - game.finished < REMATCH_WINDOW:
+        return POLL_EVERY_FINISHED
+    return ""
+
+
+def _rematch_id(game: Game) -> int | None:
+    if not game.is_finished or not game.is_two_players:
+        return None
+    return Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
+
+
 def play_context(request: HttpRequest, position: Position, *, error: str = "") -> dict[str, Any]:
     game, state = position.game, position.state
     player = request.user
     status = status_context(game, state, player)
     sides = game.sides_of(player)
+    is_open = game.status == Game.Status.OPEN
+    mine = game.created_by_id == player.pk
+    rematch_id = _rematch_id(game)
+    two_players = game.is_two_players and bool(sides)
+    offered_by = game.rematch_offered_by_id
     return {
         "game": game,
         "state": state,
@@ -181,18 +238,37 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "error": error,
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
+        "spectator": not is_involved(game, player),
+        "poll_every": _poll_every(game, player, sides, rematch_id),
+        # challenges: only the controls that are this viewer's
+        "can_accept": is_open and not mine and not sides and game.invitee_id in (None, player.pk),
+        "can_cancel": is_open and mine,
+        "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if is_open and mine else "",
+        "invitee_label": game.invitee.get_username() if game.invitee_id else "",
+        "open_side": game.open_side() or "",
+        # rematches: offer / accept / decline for the two players of a finished game
+        "rematch_id": rematch_id,
+        "can_offer_rematch": two_players and game.is_finished and rematch_id is None and offered_by is None,
+        "rematch_offered_by_me": two_players and rematch_id is None and offered_by == player.pk,
+        "rematch_offered_to_me": two_players and rematch_id is None and offered_by not in (None, player.pk),
     }
 
 
 def _render_play(request: HttpRequest, position: Position, *, error: str = "", status: int = 200) -> HttpResponse:
     context = play_context(request, position, error=error)
     if request.htmx:
-        return render(request, "games/partials/_play.html", context, status=status)
-    return render(request, "games/game.html", context, status=status)
+        response = render(request, "games/partials/_play.html", {**context, "oob": True}, status=status)
+    else:
+        response = render(request, "games/game.html", context, status=status)
+    # The page drops a late answer older than what it already shows (a poll racing a move).
+    response["X-Game-Version"] = str(position.game.version)
+    return response
 
 
 def _refused(request: HttpRequest, game: Game, err: GameError) -> HttpResponse:
     """A 4xx that the page shows: retargeted into #game-error for htmx, the full page otherwise."""
+    if isinstance(err, ChallengeGone):
+        raise Http404(_message(err))
     message = _message(err)
     if request.htmx:
         response = render(request, "games/partials/_error.html", {"error": message}, status=err.status_code)
@@ -218,13 +294,18 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     opponent=data["opponent"],
                     side=data["side"],
                     strategy=data["strategy"] or None,
+                    invitee=data["invite"] or None,
+                    private=data["private"],
                 )
             except InvalidGameSettings as err:
                 form.add_error(None, _message(err))
             else:
                 return redirect("games:detail", pk=game.pk)
         return render(request, "games/new.html", {"form": form}, status=400)
-    return render(request, "games/new.html", {"form": NewGameForm()})
+    initial = {"opponent": "human"} if request.GET.get("opponent") == "human" or request.GET.get("invite") else {}
+    if request.GET.get("invite"):
+        initial["invite"] = request.GET["invite"][:150]
+    return render(request, "games/new.html", {"form": NewGameForm(initial=initial or None)})
 
 
 @login_required
@@ -254,7 +335,7 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
 def game_computer_move(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     try:
-        position = computer_move(game=game)
+        position = computer_move(game=game, player=request.user)
     except (NotComputerTurn, MoveConflict):
         # A second trigger for a move already made: show the game as it stands.
         if request.htmx:
@@ -278,6 +359,104 @@ def game_resign_view(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return _render_play(request, game_position(game))
     return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_GET
+def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """The cheap live check: 204 No Content while the game's ``version`` is still ``v``, else ``#play``.
+
+    One indexed query on the game row (after the session and user lookups every signed-in page
+    makes); htmx swaps nothing on 204, so a page can ask every second at almost no cost.
+    """
+    row = (
+        Game.objects.filter(pk=pk)
+        .values("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id")
+        .first()
+    )
+    if row is None or (
+        row["private"]
+        and request.user.pk not in (row["x_player_id"], row["o_player_id"], row["created_by_id"], row["invitee_id"])
+    ):
+        # A cancelled challenge, or a game this player may not see: the same answer (no hint).
+        response = render(
+            request, "games/partials/_error.html", {"error": "This game is no longer available."}, status=404
+        )
+        return reswap(retarget(response, "#game-error"), "innerHTML")
+    if str(row["version"]) == request.GET.get("v"):
+        return HttpResponse(status=204)
+    return _render_play(request, game_position(_game_for(request, pk)))
+
+
+def _after_action(request: HttpRequest, game: Game) -> HttpResponse:
+    if request.htmx:
+        return _render_play(request, game_position(game))
+    return redirect("games:detail", pk=game.pk)
+
+
+def _go_to(request: HttpRequest, game: Game) -> HttpResponse:
+    """Open another game's page (a rematch): a client-side redirect for htmx, a 302 otherwise."""
+    url = reverse("games:detail", args=[game.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = challenge_accept(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _go_to(request, game)
+
+
+@login_required
+@require_POST
+def challenge_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        challenge_cancel(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    messages.success(request, f"Challenge #{pk} cancelled.")
+    url = reverse("games:history")
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def rematch_offer_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        new = rematch_offer(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _go_to(request, new) if new is not None else _after_action(request, game)
+
+
+@login_required
+@require_POST
+def rematch_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        new = rematch_accept(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _go_to(request, new)
+
+
+@login_required
+@require_POST
+def rematch_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = rematch_decline(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _after_action(request, game)
 
 
 @login_required
@@ -331,7 +510,36 @@ def history(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS}
     if request.htmx:
         return render(request, "games/partials/_history.html", context)
-    return render(request, "games/history.html", context)
+    return render(request, "games/history.html", {**context, **lobby_context(request)})
+
+
+def lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby above the history: challenges to accept, mine (with a link to send), a named challenge, live games."""
+    player = request.user
+
+    def row(game: Game) -> dict[str, Any]:
+        side = game.open_side() or "X"
+        return {
+            "game": game,
+            "label": variant_label(game.variant),
+            "detail": _variant_detail(game),
+            "creator": game.created_by.get_username(),
+            "their_side": "O" if side == "X" else "X",
+            "your_side": side,
+            "invitee": game.invitee.get_username() if game.invitee_id else "",
+            "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
+        }
+
+    return {
+        "open_challenges": [row(g) for g in open_challenges(player)],
+        "challenges_for_me": [row(g) for g in challenges_for(player)],
+        "my_challenges": [row(g) for g in my_challenges(player)],
+        "live_games": [
+            {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
+            for g in live_games(player)
+        ],
+        "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
+    }
 
 
 def _history_row(game: Game, player) -> dict[str, Any]:

@@ -244,12 +244,22 @@ def test_grid_move_entries(player_client, make_game, player):
     assert entry == {"ply": 1, "side": "X", "move": 6, "board": None, "position": 6, "label": "2 3"}
 
 
-def test_someone_elses_game_is_404(other_client, make_game):
-    game = make_game()
+def test_someone_elses_private_game_is_404(other_client, make_game):
+    game = make_game(private=True)
     assert_error(other_client.get(f"/api/games/{game.pk}"), 404, "not_found")
     assert_error(post(other_client, f"/api/games/{game.pk}/moves", {"move": 0}), 404, "not_found")
     assert_error(post(other_client, f"/api/games/{game.pk}/resign"), 404, "not_found")
     assert_error(post(other_client, f"/api/games/{game.pk}/computer-move"), 404, "not_found")
+    assert not Move.objects.exists() and Game.objects.get().status == "active"
+
+
+def test_someone_elses_public_game_is_watched_read_only_403(other_client, make_game):
+    game = make_game(opponent="medium", strategy="random")
+    body = other_client.get(f"/api/games/{game.pk}").json()
+    assert body["your_sides"] == [] and body["your_turn"] is False and body["private"] is False
+    assert_error(post(other_client, f"/api/games/{game.pk}/moves", {"move": 0}), 403, "not_seated")
+    assert_error(post(other_client, f"/api/games/{game.pk}/resign"), 403, "not_seated")
+    assert_error(post(other_client, f"/api/games/{game.pk}/computer-move"), 403, "not_seated")
     assert not Move.objects.exists() and Game.objects.get().status == "active"
 
 

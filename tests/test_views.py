@@ -162,8 +162,8 @@ def test_nested_board_markup(player_client, make_game, player):
     assert "<th scope=\"col\">Board</th>" in html
 
 
-def test_other_players_game_is_404(other_client, make_game):
-    game = make_game()
+def test_other_players_private_game_is_404(other_client, make_game):
+    game = make_game(private=True)
     assert other_client.get(reverse("games:detail", args=[game.pk])).status_code == 404
     assert other_client.get(reverse("games:replay", args=[game.pk])).status_code == 404
 
@@ -299,11 +299,13 @@ def test_not_your_turn_is_refused(player_client, player):
     assert_unchanged(game, 0)
 
 
-def test_not_your_game_is_refused(other_client, make_game):
-    game = make_game()
+@pytest.mark.parametrize("private, status", [(True, 404), (False, 403)])
+def test_not_your_game_is_refused(other_client, make_game, private, status):
+    # private: it does not exist for others; public: they may watch it, not play it
+    game = make_game(private=private)
     for name in ("games:move", "games:resign", "games:computer_move"):
         response = other_client.post(reverse(name, args=[game.pk]), {"move": "0"}, **HTMX)
-        assert response.status_code == 404
+        assert response.status_code == status
     assert_unchanged(game, 0)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
