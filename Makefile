@@ -1,10 +1,11 @@
 # The two commands: `make run` (serve the site) and `make test` (the whole suite).
+# Also: `make serve` (production server: gunicorn + whitenoise, DEBUG off) and `make bench-web` (load benchmark).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test lint bench chromium migrate clean
+.PHONY: run serve test test-sqlite test-postgres lint bench bench-web chromium migrate clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,12 +29,34 @@ chromium:
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 
+# Production-like server (DEBUG off): migrate, collectstatic (hashed + compressed names), gunicorn.
+# Settings from the environment; see scripts/serve.sh for the secret key and the defaults.
+serve: $(VENV)/.runtime
+	scripts/serve.sh
+
+# The whole suite twice: on SQLite (the zero-setup default), then on PostgreSQL (DATABASE_URL if it
+# is given, else a throw-away server that scripts/with-postgres.sh installs, starts and stops).
+# The browser tests run on SQLite only: they exercise pages and htmx, not the database.
 test: $(VENV)/.dev chromium lint
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(PY) -m pytest
+	@$(MAKE) --no-print-directory test-sqlite
+	@$(MAKE) --no-print-directory test-postgres
+
+test-sqlite: $(VENV)/.dev
+	@echo "== tests on SQLite"
+	env -u DATABASE_URL $(PY) -m pytest
+
+test-postgres: $(VENV)/.dev
+	@echo "== tests on PostgreSQL (browser tests excluded)"
+	scripts/with-postgres.sh $(PY) -m pytest -m "not browser" -p no:cacheprovider
 
 bench: $(VENV)/.runtime
 	$(PY) -m games.engine.bench
+
+# Load benchmark of the real server (gunicorn, 2 workers) on SQLite and on PostgreSQL; not part of `make test`.
+# Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`.
+bench-web: $(VENV)/.dev
+	$(PY) bench/web.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,0 +1,28 @@
+"""gunicorn settings for `make serve` and the web benchmark; each can be overridden from the environment
+(GUNICORN_CMD_ARGS, or the variables below)."""
+
+from __future__ import annotations
+
+import os
+
+bind = os.environ.get("BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# The app is imported once, before the workers fork (less memory, faster start); Django opens no
+# database connection at import, so none is shared between workers.
+preload_app = True
+# Sync workers should sit behind a buffering proxy (nginx, a load balancer) that speaks keep-alive to clients.
+keepalive = 5
+timeout = 30
+graceful_timeout = 10
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
+# Logs go to stdout/stderr like Django's; access log only when asked (GUNICORN_ACCESS_LOG=1).
+errorlog = "-"
+accesslog = "-" if os.environ.get("GUNICORN_ACCESS_LOG") == "1" else None
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+proc_name = "tictactoe"
+# gunicorn's runtime control socket lives at one fixed path per user: two servers on one machine (the
+# benchmark's, a developer's) would fight over it, and nothing here uses it.
+control_socket_disable = True

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Production server: DEBUG off, migrate, collectstatic (whitenoise: hashed and compressed names), gunicorn.
+#
+# Environment (all optional except as noted):
+#   DJANGO_SECRET_KEY    the key; if unset, one is generated once into .secret_key (git-ignored, mode 600)
+#                        and reused, so sessions survive restarts. With several servers, set it yourself.
+#   DJANGO_ALLOWED_HOSTS the site's host names (default 127.0.0.1,localhost)
+#   DATABASE_URL         the database (default SQLite db.sqlite3)
+#   HOST, PORT           where gunicorn listens (default 127.0.0.1:8000: put a TLS proxy in front)
+#   WEB_CONCURRENCY      gunicorn workers (default 2); see config/gunicorn.conf.py for the rest
+#   DJANGO_SECURE_SSL_REDIRECT=0, DJANGO_SECURE_COOKIES=0
+#                        to try it over plain http on this machine (with a proxy doing TLS, leave them on)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+
+export DJANGO_DEBUG=0
+if [[ -z "${DJANGO_SECRET_KEY:-}" ]]; then
+    if [[ ! -s .secret_key ]]; then
+        (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))' > .secret_key)
+        echo "serve: generated a secret key in .secret_key (kept out of git); set DJANGO_SECRET_KEY to use your own" >&2
+    fi
+    DJANGO_SECRET_KEY=$(cat .secret_key)
+    export DJANGO_SECRET_KEY
+fi
+
+"$PY" manage.py check --deploy --fail-level ERROR
+"$PY" manage.py migrate --noinput
+"$PY" manage.py collectstatic --noinput -v 0
+exec "$(dirname "$PY")/gunicorn" -c config/gunicorn.conf.py config.wsgi:application
