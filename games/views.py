@@ -434,7 +434,7 @@ def rematch_offer_view(request: HttpRequest, pk: int) -> HttpResponse:
         new = rematch_offer(game=game, player=request.user)
     except GameError as err:
         return _refused(request, game, err)
-    return _go_to(request, new) if new is not None else _after_action(request, game)
+    return _go_to(request, new) if new is not None else _after_action(request, _game_for(request, pk))
 
 
 @login_required

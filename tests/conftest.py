@@ -81,3 +81,19 @@ def make_game(db, player):
         return game_create(**kwargs)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory) -> None:
+    """On SQLite, test against a database file rather than pytest-django's shared in-memory one.
+
+    Threads (the concurrency tests, the live server of the browser tests) each open their own
+    connection; on a shared-cache in-memory database a second writer fails at once with "database
+    table is locked", whereas on a file the settings' BEGIN IMMEDIATE + busy timeout make writers
+    queue, as in production. The file lives in pytest's temporary directory (one per xdist worker).
+    """
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")

@@ -1,0 +1,144 @@
+"""Simultaneous requests on one game: exactly one move is stored, the others get a clear 409, the game stays whole.
+
+Real threads, each with its own database connection, released together by a Barrier. The guarantee
+comes from the database, not from timing: ``move_play`` locks the game row (``select_for_update`` —
+a row lock on PostgreSQL; on SQLite the settings open every transaction with BEGIN IMMEDIATE, so
+writers queue for the database lock) and the unique (game, ply) constraint turns any slip into a
+MoveConflict. Nothing here depends on which thread wins.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Move
+from games.services import (
+    ChallengeTaken,
+    GameError,
+    challenge_accept,
+    challenge_create,
+    game_position,
+    move_play,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+THREADS = 8
+
+
+def run_together(work: Callable[[int], Any], n: int = THREADS) -> list[Any]:
+    """Run ``work(i)`` for i in range(n) in n threads released at the same moment; results (or exceptions) by i."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def target(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = work(i)
+        except Exception as err:  # noqa: BLE001 - the test inspects what each thread got
+            results[i] = err
+        finally:
+            connection.close()  # each thread has its own connection: give it back
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a thread hung (a lock was never released?)"
+    return results
+
+
+@pytest.fixture
+def duel(make_player) -> Game:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = challenge_create(player=alice, variant="classic", side="X")
+    return challenge_accept(game=game, player=bob)
+
+
+def assert_consistent(game: Game) -> None:
+    """The cached ply and version agree with the stored moves, and the moves replay through the engine."""
+    game.refresh_from_db()
+    moves = list(Move.objects.filter(game=game).order_by("ply"))
+    assert [m.ply for m in moves] == list(range(1, len(moves) + 1))
+    assert [m.side for m in moves] == ["X" if m.ply % 2 else "O" for m in moves]
+    assert game.ply == len(moves)
+    position = game_position(game)  # replays every move through the engine (raises on an illegal one)
+    assert position.state.ply == len(moves)
+
+
+def test_simultaneous_moves_store_exactly_one(duel):
+    alice, before = duel.x_player, duel.version
+    results = run_together(lambda i: move_play(game=Game.objects.get(pk=duel.pk), player=alice, move=i))
+    stored = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(stored) == 1, results
+    assert all(isinstance(err, GameError) and err.status_code == 409 for err in refused), refused
+    assert Move.objects.filter(game=duel).count() == 1
+    assert Move.objects.get(game=duel).move == stored[0].moves[0]
+    assert_consistent(duel)
+    assert Game.objects.get(pk=duel.pk).version == before + 1
+
+
+def test_simultaneous_move_requests_one_200_the_rest_409(duel):
+    """The same through the web: each thread a logged-in browser posting a different cell at once."""
+    alice = duel.x_player
+    url = reverse("games:move", args=[duel.pk])
+
+    def post(i: int) -> tuple[int, str]:
+        client = Client()
+        client.force_login(alice)
+        response = client.post(url, {"move": str(i)}, HTTP_HX_REQUEST="true")
+        return response.status_code, response.content.decode()
+
+    results = run_together(post)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    codes = Counter(code for code, _ in results)
+    assert codes == {200: 1, 409: THREADS - 1}, codes
+    assert all("not your turn" in body.lower() or "same moment" in body for code, body in results if code == 409)
+    assert Move.objects.filter(game=duel).count() == 1
+    assert_consistent(duel)
+
+
+def test_both_players_and_a_spectator_at_once(duel, make_player):
+    """Both players and a spectator fire moves at once. Whatever the arrival order, every stored move was
+    its side's turn (X, O, X... with no ply twice), each success is one stored move, the spectator is always
+    refused with 403 and everyone else refused gets a 409."""
+    alice, bob, carol = duel.x_player, duel.o_player, make_player("carol")
+    who = [alice, bob, carol] * 3
+
+    results = run_together(
+        lambda i: move_play(game=Game.objects.get(pk=duel.pk), player=who[i], move=i), n=len(who)
+    )
+    stored = [r for r in results if not isinstance(r, Exception)]
+    assert stored and Move.objects.filter(game=duel).count() == len(stored)
+    assert sorted(r.state.ply for r in stored) == list(range(1, len(stored) + 1))
+    for i, result in enumerate(results):
+        if who[i] == carol:
+            assert isinstance(result, GameError) and result.status_code == 403, result
+        elif isinstance(result, Exception):
+            assert isinstance(result, GameError) and result.status_code in (400, 409), result
+    assert_consistent(duel)
+
+
+def test_simultaneous_accepts_one_wins(make_player):
+    """Several players accept one open challenge at the same moment: one seat, one winner, the rest 409."""
+    creator = make_player("alice")
+    takers = [make_player(f"taker{i}") for i in range(THREADS)]
+    game = challenge_create(player=creator, variant="classic", side="X")
+
+    results = run_together(lambda i: challenge_accept(game=Game.objects.get(pk=game.pk), player=takers[i]))
+    winners = [r for r in results if isinstance(r, Game)]
+    assert len(winners) == 1, results
+    assert all(isinstance(r, ChallengeTaken) for r in results if not isinstance(r, Game)), results
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.o_player_id == winners[0].o_player_id
+    assert game.version == 1

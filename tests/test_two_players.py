@@ -1,0 +1,568 @@
+"""Two people playing each other (issue 4): challenges, refusals, private games, spectators, live poll, rematch.
+
+Services first (the rules), then the pages (only your own controls; the poll answers 204 while nothing
+changed), then the JSON API over the same services.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Move
+from games.services import (
+    ChallengeGone,
+    ChallengeTaken,
+    GameFinished,
+    InvalidGameSettings,
+    NotCreator,
+    NotInvited,
+    NotSeated,
+    NotYourTurn,
+    OwnChallenge,
+    RematchRefused,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    computer_move,
+    game_resign,
+    move_play,
+    rematch_accept,
+    rematch_decline,
+    rematch_offer,
+)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def third_player(make_player):
+    return make_player("carol")
+
+
+@pytest.fixture
+def third_client(third_player) -> Client:
+    client = Client()
+    client.force_login(third_player)
+    return client
+
+
+@pytest.fixture
+def duel(player, other_player) -> Game:
+    """A classic game in progress: alice (X) against bob (O), made by a challenge and its acceptance."""
+    game = challenge_create(player=player, variant="classic", side="X")
+    return challenge_accept(game=game, player=other_player)
+
+
+def finish(game: Game, x, o) -> Game:
+    """X wins along the top row."""
+    for move, who in ((0, x), (3, o), (1, x), (4, o), (2, x)):
+        move_play(game=game, player=who, move=move)
+    game.refresh_from_db()
+    return game
+
+
+def version(game: Game) -> int:
+    return Game.objects.values_list("version", flat=True).get(pk=game.pk)
+
+
+# Services: challenges -------------------------------------------------------------------------------
+
+
+def test_open_challenge_waits_then_starts_when_accepted(player, other_player):
+    game = challenge_create(player=player, variant="nxn", options={"size": 4}, side="O")
+    assert game.status == Game.Status.OPEN and game.open_side() == "X"
+    assert game.private is False and game.invitee is None and game.opponent == "human"
+    accepted = challenge_accept(game=game, player=other_player)
+    assert accepted.status == Game.Status.ACTIVE
+    assert accepted.x_player == other_player and accepted.o_player == player
+    assert accepted.version == game.version + 1
+    move_play(game=accepted, player=other_player, move=5)  # X moves first
+
+
+def test_random_side_is_drawn_at_creation(player):
+    sides = {challenge_create(player=player, variant="classic", side="random", seed=s).sides_of(player)[0]
+             for s in range(12)}
+    assert sides == {"X", "O"}
+
+
+def test_accepting_your_own_challenge_is_refused(player):
+    game = challenge_create(player=player, variant="classic")
+    with pytest.raises(OwnChallenge) as err:
+        challenge_accept(game=game, player=player)
+    assert err.value.status_code == 400
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN and game.is_open_seat("O")
+
+
+def test_direct_challenge_only_for_its_invitee(player, other_player, third_player):
+    game = challenge_create(player=player, variant="classic", invitee="BOB")  # usernames match case-insensitively
+    assert game.invitee == other_player and game.private is True  # direct challenges default to private
+    with pytest.raises(NotInvited) as err:
+        challenge_accept(game=game, player=third_player)
+    assert err.value.status_code == 403
+    assert challenge_accept(game=game, player=other_player).o_player == other_player
+
+
+def test_direct_challenge_can_be_public(player, other_player):
+    game = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
+    assert game.private is False
+
+
+@pytest.mark.parametrize("invitee", ["nobody", "alice", "x" * 200, "a\x00b"])
+def test_direct_challenge_to_unknown_or_self_is_refused(player, invitee):
+    with pytest.raises(InvalidGameSettings):
+        challenge_create(player=player, variant="classic", invitee=invitee)
+    assert not Game.objects.exists()
+
+
+def test_inactive_player_cannot_be_challenged(player, make_player):
+    make_player("gone", is_active=False)
+    with pytest.raises(InvalidGameSettings):
+        challenge_create(player=player, variant="classic", invitee="gone")
+
+
+def test_invite_only_for_human_opponents(make_game, other_player):
+    with pytest.raises(InvalidGameSettings):
+        make_game(opponent="easy", invitee=other_player)
+
+
+def test_accepting_twice_second_gets_taken(player, other_player, third_player):
+    game = challenge_create(player=player, variant="classic")
+    challenge_accept(game=game, player=other_player)
+    with pytest.raises(ChallengeTaken) as err:
+        challenge_accept(game=game, player=third_player)
+    assert err.value.status_code == 409
+    game.refresh_from_db()
+    assert game.o_player == other_player
+
+
+def test_cancel_only_by_creator_only_while_open(player, other_player):
+    game = challenge_create(player=player, variant="classic")
+    with pytest.raises(NotCreator):
+        challenge_cancel(game=game, player=other_player)
+    assert Game.objects.filter(pk=game.pk).exists()
+    challenge_cancel(game=game, player=player)
+    assert not Game.objects.filter(pk=game.pk).exists()
+    with pytest.raises(ChallengeGone):
+        challenge_accept(game=game, player=other_player)
+
+
+def test_cancel_after_acceptance_is_refused(duel, player):
+    with pytest.raises(ChallengeTaken):
+        challenge_cancel(game=duel, player=player)
+
+
+# Services: moves, resign, spectators -------------------------------------------------------------------
+
+
+def test_only_the_player_to_move_may_move(duel, player, other_player, third_player):
+    with pytest.raises(NotYourTurn):
+        move_play(game=duel, player=other_player, move=0)  # O before X
+    with pytest.raises(NotSeated):
+        move_play(game=duel, player=third_player, move=0)  # a spectator
+    move_play(game=duel, player=player, move=0)
+    with pytest.raises(NotYourTurn):
+        move_play(game=duel, player=player, move=1)  # X twice
+    assert list(Move.objects.values_list("move", flat=True)) == [0]
+
+
+def test_resign_only_your_own_game(duel, player, other_player, third_player):
+    with pytest.raises(NotSeated):
+        game_resign(game=duel, player=third_player)
+    game = game_resign(game=duel, player=other_player)  # O resigns (not on move): X wins
+    assert game.result == "X" and game.result_reason == "resigned"
+    with pytest.raises(GameFinished):
+        game_resign(game=duel, player=player)
+
+
+def test_spectator_cannot_drive_the_computer(make_game, other_player):
+    game = make_game(opponent="watch", strategy="random")
+    with pytest.raises(NotSeated):
+        computer_move(game=game, player=other_player)
+    assert computer_move(game=game).game.ply == 1  # the creator's page (or the CLI) may
+
+
+def test_every_change_bumps_the_version(player, other_player):
+    game = challenge_create(player=player, variant="classic")
+    seen = [version(game)]
+    challenge_accept(game=game, player=other_player)
+    seen.append(version(game))
+    move_play(game=game, player=player, move=4)
+    seen.append(version(game))
+    game_resign(game=game, player=other_player)
+    seen.append(version(game))
+    rematch_offer(game=game, player=player)
+    seen.append(version(game))
+    rematch_decline(game=game, player=other_player)
+    seen.append(version(game))
+    assert seen == sorted(set(seen)), seen
+
+
+# Services: rematch ----------------------------------------------------------------------------------
+
+
+def test_rematch_offer_accept_swaps_sides(duel, player, other_player):
+    game = finish(duel, player, other_player)
+    assert rematch_offer(game=game, player=player) is None
+    game.refresh_from_db()
+    assert game.rematch_offered_by == player
+    with pytest.raises(RematchRefused):
+        rematch_accept(game=game, player=player)  # your own offer
+    new = rematch_accept(game=game, player=other_player)
+    assert new.x_player == other_player and new.o_player == player  # swapped
+    assert new.status == Game.Status.ACTIVE and new.variant == game.variant and new.rematch_of == game
+    game.refresh_from_db()
+    assert game.rematch == new and game.rematch_offered_by is None
+    with pytest.raises(RematchRefused):
+        rematch_offer(game=game, player=player)  # only one rematch per game
+
+
+def test_both_offering_agrees(duel, player, other_player):
+    game = finish(duel, player, other_player)
+    rematch_offer(game=game, player=other_player)
+    new = rematch_offer(game=game, player=player)
+    assert new is not None and new.rematch_of_id == game.pk
+
+
+def test_rematch_refusals(duel, player, other_player, third_player, make_game):
+    with pytest.raises(RematchRefused):
+        rematch_offer(game=duel, player=player)  # not over
+    game = finish(duel, player, other_player)
+    with pytest.raises(NotSeated):
+        rematch_offer(game=game, player=third_player)
+    with pytest.raises(RematchRefused):
+        rematch_accept(game=game, player=other_player)  # nothing offered
+    with pytest.raises(RematchRefused):
+        rematch_decline(game=game, player=other_player)
+    vs_computer = make_game(opponent="easy", strategy="random")
+    game_resign(game=vs_computer, player=player)
+    with pytest.raises(RematchRefused):
+        rematch_offer(game=vs_computer, player=player)
+
+
+def test_rematch_decline_and_withdraw(duel, player, other_player):
+    game = finish(duel, player, other_player)
+    rematch_offer(game=game, player=player)
+    rematch_decline(game=game, player=player)  # withdrawn
+    game.refresh_from_db()
+    assert game.rematch_offered_by is None
+    rematch_offer(game=game, player=player)
+    assert rematch_decline(game=game, player=other_player).rematch_offered_by is None
+
+
+# Pages: lobby --------------------------------------------------------------------------------------
+
+
+def test_new_game_human_makes_an_open_challenge(player_client, player):
+    response = player_client.post(reverse("games:new"), {"variant": "classic", "opponent": "human", "side": "X"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and game.status == "open" and not game.private and game.invitee is None
+
+
+def test_new_game_with_invite_makes_a_private_direct_challenge(player_client, other_player):
+    data = {"variant": "classic", "opponent": "human", "side": "O", "invite": "bob"}
+    assert player_client.post(reverse("games:new"), data).status_code == 302
+    game = Game.objects.get()
+    assert game.invitee == other_player and game.private and game.o_player is not None
+
+
+def test_new_game_visibility_public_for_a_direct_challenge(player_client, other_player):
+    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "bob", "visibility": "public"}
+    player_client.post(reverse("games:new"), data)
+    assert Game.objects.get().private is False
+
+
+def test_new_game_unknown_invitee_is_400(player_client):
+    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "nobody"}
+    response = player_client.post(reverse("games:new"), data)
+    assert response.status_code == 400 and "no player called" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_lobby_lists_challenges(player, other_player, third_player, other_client):
+    public = challenge_create(player=player, variant="classic")
+    private_open = challenge_create(player=player, variant="classic", private=True)
+    for_bob = challenge_create(player=player, variant="four", invitee=other_player)
+    for_carol = challenge_create(player=player, variant="classic", invitee=third_player)
+    bobs_own = challenge_create(player=other_player, variant="classic")
+    html = other_client.get(reverse("games:history")).content.decode()
+    assert 'id="lobby"' in html and 'id="history"' in html and 'id="history-filters"' in html
+    assert f'data-accept="{public.pk}"' in html and f'data-accept="{for_bob.pk}"' in html
+    for hidden in (private_open, for_carol):
+        assert f'data-challenge="{hidden.pk}"' not in html
+    assert f'data-accept="{bobs_own.pk}"' not in html  # not your own
+    assert f'data-cancel="{bobs_own.pk}"' in html
+    assert f"http://testserver/games/{bobs_own.pk}/" in html  # the link to send
+
+
+def test_lobby_lists_public_games_to_watch(duel, third_client, make_game):
+    private = challenge_accept(
+        game=challenge_create(player=duel.x_player, variant="classic", private=True), player=duel.o_player
+    )
+    html = third_client.get(reverse("games:history")).content.decode()
+    assert f'data-live-game="{duel.pk}"' in html and f'data-live-game="{private.pk}"' not in html
+
+
+# Pages: the challenge page and only your own controls ------------------------------------------------
+
+
+def test_challenge_page_for_its_creator_has_link_and_cancel(player_client, player):
+    game = challenge_create(player=player, variant="classic")
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="share-link"' in html and f'value="http://testserver/games/{game.pk}/"' in html
+    assert 'id="cancel-challenge"' in html and 'id="accept-challenge"' not in html
+    assert 'id="poll"' in html  # waits for the acceptance live
+    assert "data-move" not in html
+
+
+def test_challenge_page_for_others_has_accept(other_client, player):
+    game = challenge_create(player=player, variant="classic")
+    html = other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="accept-challenge"' in html and 'id="cancel-challenge"' not in html and 'id="share-link"' not in html
+
+
+def test_direct_challenge_page_for_someone_else(third_client, player, other_player):
+    private = challenge_create(player=player, variant="classic", invitee=other_player)
+    assert third_client.get(reverse("games:detail", args=[private.pk])).status_code == 404
+    public = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
+    html = third_client.get(reverse("games:detail", args=[public.pk])).content.decode()
+    assert 'id="accept-challenge"' not in html and "sent to bob" in html
+
+
+def test_accept_view_redirects_to_the_game(other_client, player, other_player):
+    game = challenge_create(player=player, variant="classic")
+    response = other_client.post(reverse("games:accept", args=[game.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
+    game.refresh_from_db()
+    assert game.o_player == other_player and game.status == "active"
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_accept_own_challenge_view_is_400(player_client, player, htmx):
+    game = challenge_create(player=player, variant="classic")
+    response = player_client.post(reverse("games:accept", args=[game.pk]), **(HTMX if htmx else {}))
+    assert response.status_code == 400 and "your own challenge" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).status == "open"
+
+
+def test_accept_direct_challenge_for_someone_else_view_is_403(third_client, player, other_player):
+    game = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
+    assert third_client.post(reverse("games:accept", args=[game.pk])).status_code == 403
+    private = challenge_create(player=player, variant="classic", invitee=other_player)
+    assert third_client.post(reverse("games:accept", args=[private.pk])).status_code == 404
+    assert Game.objects.filter(status="open").count() == 2
+
+
+def test_accept_taken_view_is_409(other_client, third_client, player):
+    game = challenge_create(player=player, variant="classic")
+    assert other_client.post(reverse("games:accept", args=[game.pk])).status_code == 302
+    response = third_client.post(reverse("games:accept", args=[game.pk]), **HTMX)
+    assert response.status_code == 409 and "already been accepted" in response.content.decode()
+
+
+def test_cancel_views(player_client, other_client, player):
+    game = challenge_create(player=player, variant="classic")
+    assert other_client.post(reverse("games:cancel", args=[game.pk])).status_code == 403
+    response = player_client.post(reverse("games:cancel", args=[game.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("games:history")
+    assert not Game.objects.exists()
+    assert other_client.post(reverse("games:accept", args=[game.pk])).status_code == 404
+
+
+def test_players_see_their_controls_spectators_none(duel, player_client, other_client, third_client):
+    url = reverse("games:detail", args=[duel.pk])
+    mine = player_client.get(url).content.decode()  # alice, X, to move
+    assert mine.count("data-move=") == 9 and 'id="resign"' in mine and 'id="poll"' in mine
+    theirs = other_client.get(url).content.decode()  # bob, O, waiting
+    assert "data-move=" not in theirs and 'id="resign"' in theirs and 'id="poll"' in theirs
+    watching = third_client.get(url).content.decode()
+    assert "data-move=" not in watching and 'id="resign"' not in watching and 'id="spectating"' in watching
+    assert 'id="poll"' in watching and "rematch" not in watching.lower()
+
+
+def test_spectator_posts_are_refused(duel, third_client):
+    for name in ("games:move", "games:resign", "games:computer_move", "games:rematch", "games:cancel"):
+        response = third_client.post(reverse(name, args=[duel.pk]), {"move": "0"}, **HTMX)
+        assert response.status_code == 403, name
+    assert third_client.post(reverse("games:accept", args=[duel.pk])).status_code == 409
+    duel.refresh_from_db()
+    assert duel.ply == 0 and duel.status == "active"
+
+
+def test_private_game_is_hidden_from_others_everywhere(player, other_player, third_client):
+    game = challenge_accept(game=challenge_create(player=player, variant="classic", private=True), player=other_player)
+    for name in ("games:detail", "games:replay", "games:poll"):
+        assert third_client.get(reverse(name, args=[game.pk])).status_code == 404, name
+    for name in ("games:move", "games:resign", "games:accept", "games:cancel", "games:rematch"):
+        assert third_client.post(reverse(name, args=[game.pk]), {"move": "0"}).status_code == 404, name
+    assert third_client.get(f"/api/games/{game.pk}").status_code == 404
+    assert third_client.post(f"/api/games/{game.pk}/accept", content_type="application/json").status_code == 404
+
+
+def test_move_out_of_turn_and_not_seated_views(duel, other_client, third_client):
+    response = other_client.post(reverse("games:move", args=[duel.pk]), {"move": "0"}, **HTMX)
+    assert response.status_code == 409 and "not your turn" in response.content.decode().lower()
+    response = third_client.post(reverse("games:move", args=[duel.pk]), {"move": "0"}, **HTMX)
+    assert response.status_code == 403 and "not playing" in response.content.decode()
+    assert not Move.objects.exists()
+
+
+# Pages: the live poll ----------------------------------------------------------------------------------
+
+
+def poll(client: Client, game: Game, v: int):
+    return client.get(reverse("games:poll", args=[game.pk]), {"v": v}, **HTMX)
+
+
+def test_poll_is_204_while_nothing_changed_and_cheap(duel, other_client, django_assert_max_num_queries):
+    v = version(duel)
+    poll(other_client, duel, v)  # warm up
+    with django_assert_max_num_queries(3):  # session, user, the game row
+        response = poll(other_client, duel, v)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_poll_answers_the_partial_after_the_opponents_move(duel, player, other_client):
+    v = version(duel)
+    move_play(game=duel, player=player, move=4)
+    response = poll(other_client, duel, v)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="play"' in html
+    assert 'data-cell="4" data-mark="X"' in html and html.count("data-move=") == 8  # now bob's turn
+    assert response["X-Game-Version"] == str(v + 1) and f"v={v + 1}" in html
+    assert poll(other_client, duel, v + 1).status_code == 204
+
+
+def test_poll_shows_acceptance_to_the_waiting_creator(player, player_client, other_player):
+    game = challenge_create(player=player, variant="classic")
+    v = version(game)
+    assert poll(player_client, game, v).status_code == 204
+    challenge_accept(game=game, player=other_player)
+    html = poll(player_client, game, v).content.decode()
+    assert 'id="players"' in html and 'hx-swap-oob="true"' in html and "bob" in html
+    assert html.count("data-move=") == 9
+
+
+def test_poll_shows_resign_and_rematch_offer_live(duel, player, other_player, player_client, other_client):
+    v = version(duel)
+    game_resign(game=duel, player=other_player)
+    html = poll(player_client, duel, v).content.decode()
+    assert "X wins (O resigned)" in html and 'id="rematch-offer-button"' in html
+    assert 'id="poll"' in html  # still listening for a rematch offer
+    v = version(duel)
+    rematch_offer(game=duel, player=other_player)
+    html = poll(player_client, duel, v).content.decode()
+    assert 'id="rematch-accept"' in html and 'id="rematch-decline"' in html
+    html = other_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    assert 'id="rematch-waiting"' in html and 'id="rematch-accept"' not in html
+
+
+def test_polling_stops_when_finished_for_spectators_and_after_the_rematch(duel, player, other_player, third_client,
+                                                                         player_client):
+    v = version(duel)
+    game_resign(game=duel, player=player)
+    html = poll(third_client, duel, v).content.decode()
+    assert "O wins" in html and 'id="poll"' not in html
+    new = rematch_offer(game=duel, player=player) or rematch_accept(game=duel, player=other_player)
+    html = player_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    assert f'href="/games/{new.pk}/"' in html and 'id="rematch-link"' in html and 'id="poll"' not in html
+
+
+def test_no_polling_against_the_computer(player_client, make_game):
+    game = make_game(opponent="easy", strategy="random")
+    assert 'id="poll"' not in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_poll_of_a_cancelled_challenge_is_404(player, other_client):
+    game = challenge_create(player=player, variant="classic")
+    v = version(game)
+    challenge_cancel(game=game, player=player)
+    response = poll(other_client, game, v)
+    assert response.status_code == 404 and response["HX-Retarget"] == "#game-error"
+
+
+# Pages: rematch ----------------------------------------------------------------------------------------
+
+
+def test_rematch_views(duel, player, other_player, player_client, other_client):
+    finish(duel, player, other_player)
+    response = player_client.post(reverse("games:rematch", args=[duel.pk]), **HTMX)
+    assert response.status_code == 200 and 'id="rematch-waiting"' in response.content.decode()
+    response = other_client.post(reverse("games:rematch_accept", args=[duel.pk]), **HTMX)
+    new = Game.objects.get(rematch_of=duel)
+    assert response.status_code == 200 and response["HX-Redirect"] == reverse("games:detail", args=[new.pk])
+    html = other_client.get(reverse("games:detail", args=[new.pk])).content.decode()
+    assert html.count("data-move=") == 9 and 'id="rematch-of-link"' in html  # bob is X now
+
+
+def test_rematch_decline_view(duel, player, other_player, player_client, other_client):
+    finish(duel, player, other_player)
+    player_client.post(reverse("games:rematch", args=[duel.pk]))
+    response = other_client.post(reverse("games:rematch_decline", args=[duel.pk]), **HTMX)
+    assert response.status_code == 200 and 'id="rematch-offer-button"' in response.content.decode()
+    assert other_client.post(reverse("games:rematch_accept", args=[duel.pk]), **HTMX).status_code == 409
+
+
+# API ---------------------------------------------------------------------------------------------------
+
+
+def api_post(client: Client, path: str, payload: dict | None = None):
+    return client.post(path, json.dumps(payload or {}), content_type="application/json")
+
+
+def test_api_challenge_accept_and_lobby(player_client, other_client, third_client):
+    body = api_post(player_client, "/api/games", {"variant": "classic", "opponent": "human", "side": "O"}).json()
+    assert body["status"] == "open" and body["private"] is False and body["invitee"] is None
+    lobby = other_client.get("/api/challenges").json()
+    assert [g["id"] for g in lobby["open"]] == [body["id"]] and lobby["yours"] == []
+    assert [g["id"] for g in player_client.get("/api/challenges").json()["yours"]] == [body["id"]]
+    own = api_post(player_client, f"/api/games/{body['id']}/accept")
+    assert own.status_code == 400 and own.json()["code"] == "own_challenge"
+    accepted = api_post(other_client, f"/api/games/{body['id']}/accept").json()
+    assert accepted["status"] == "active" and accepted["your_sides"] == ["X"] and accepted["your_turn"]
+    taken = api_post(third_client, f"/api/games/{body['id']}/accept")
+    assert taken.status_code == 409 and taken.json()["code"] == "challenge_taken"
+
+
+def test_api_direct_private_challenge(player_client, other_client, third_client):
+    payload = {"variant": "classic", "opponent": "human", "invite": "bob"}
+    body = api_post(player_client, "/api/games", payload).json()
+    assert body["private"] is True and body["invitee"] == "bob"
+    assert [g["id"] for g in other_client.get("/api/challenges").json()["for_you"]] == [body["id"]]
+    assert third_client.get(f"/api/games/{body['id']}").status_code == 404
+    assert api_post(third_client, f"/api/games/{body['id']}/accept").status_code == 404
+    assert api_post(other_client, f"/api/games/{body['id']}/accept").status_code == 200
+
+
+def test_api_cancel(player_client, other_client):
+    body = api_post(player_client, "/api/games", {"variant": "classic", "opponent": "human"}).json()
+    refused = api_post(other_client, f"/api/games/{body['id']}/cancel")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_creator"
+    assert api_post(player_client, f"/api/games/{body['id']}/cancel").status_code == 204
+    assert api_post(player_client, f"/api/games/{body['id']}/cancel").status_code == 404
+
+
+def test_api_rematch(duel, player, other_player, player_client, other_client):
+    finish(duel, player, other_player)
+    body = api_post(player_client, f"/api/games/{duel.pk}/rematch").json()
+    assert body["rematch_offered_by"] == "alice" and body["rematch"] is None
+    assert other_client.get(f"/api/games/{duel.pk}").json()["rematch_offered_by"] == "alice"
+    own = api_post(player_client, f"/api/games/{duel.pk}/rematch/accept")
+    assert own.status_code == 409 and own.json()["code"] == "rematch_refused"
+    new = api_post(other_client, f"/api/games/{duel.pk}/rematch/accept")
+    assert new.status_code == 201
+    new = new.json()
+    assert new["rematch_of"] == duel.pk and new["your_sides"] == ["X"] and new["status"] == "active"
+    assert player_client.get(f"/api/games/{duel.pk}").json()["rematch"] == new["id"]
+
+
+def test_api_spectator_reads_but_cannot_act(duel, third_client):
+    body = third_client.get(f"/api/games/{duel.pk}").json()
+    assert body["your_sides"] == [] and body["your_turn"] is False
+    for path, code in (("moves", "not_seated"), ("resign", "not_seated"), ("rematch", "not_seated")):
+        response = api_post(third_client, f"/api/games/{duel.pk}/{path}", {"move": 0})
+        assert response.status_code == 403 and response.json()["code"] == code
