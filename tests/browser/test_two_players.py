@@ -1,0 +1,156 @@
+"""Two people in two browsers (and a third watching): challenge, accept, play classic to the end, rematch.
+
+Every page here is only ever loaded once per game: the moves of the other player, the acceptance of the
+challenge and the rematch offer arrive by the page's own polling (204 while nothing changed).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game, Move
+from tests.browser import create_game, sign_up
+
+pytestmark = pytest.mark.browser
+
+# Live updates come within about a second; allow for a slow machine.
+LIVE_TIMEOUT = 8_000
+
+
+def watch_navigations(page: Page) -> list[str]:
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: frame == page.main_frame and loads.append(frame.url))
+    return loads
+
+
+def count_polls(page: Page) -> dict[str, int]:
+    """Poll answers seen by the page, by status code."""
+    seen: dict[str, int] = {}
+
+    def on_response(response) -> None:
+        if "/poll/" in response.url:
+            seen[str(response.status)] = seen.get(str(response.status), 0) + 1
+
+    page.on("response", on_response)
+    return seen
+
+
+def expect_mark(page: Page, move: int, mark: str) -> None:
+    expect(page.locator(f'#board [data-cell="{move}"]')).to_have_attribute("data-mark", mark, timeout=LIVE_TIMEOUT)
+
+
+def test_two_players_play_classic_live_with_a_spectator_then_rematch(new_context):
+    alice, bob, carol = (new_context().new_page() for _ in range(3))
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+    sign_up(carol, "carol")
+
+    # Alice makes an open challenge; her page shows the link to send and waits.
+    game_id = create_game(alice, "classic", "human", side="X")
+    expect(alice.locator("#status")).to_contain_text("Waiting for an opponent")
+    expect(alice.locator("#share-link")).to_have_value(re.compile(rf"^http://.+/games/{game_id}/$"))
+    expect(alice.locator("#cancel-challenge")).to_be_visible()
+    expect(alice.locator("#accept-challenge")).to_have_count(0)
+    alice_loads = watch_navigations(alice)
+    alice.evaluate("window.__marker = 1")
+    alice_polls = count_polls(alice)
+
+    # Bob finds it in the lobby and accepts it.
+    bob.goto("/games/")
+    expect(bob.locator(f'#open-challenges [data-challenge="{game_id}"]')).to_contain_text("alice")
+    bob.locator(f'[data-accept="{game_id}"]').click()
+    bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
+    expect(bob.locator("#board button[data-move]")).to_have_count(0)  # X (alice) moves first
+    expect(bob.locator("#status")).to_contain_text("X to move (alice)")
+    bob_loads = watch_navigations(bob)
+    bob.evaluate("window.__marker = 1")
+
+    # Alice's page learns it by itself: bob's name and her playable cells appear.
+    expect(alice.locator("#players")).to_contain_text("bob", timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#board button[data-move]")).to_have_count(9, timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#status")).to_have_text("Your turn (X)")
+
+    # Carol watches: the board, no controls.
+    carol.goto(f"/games/{game_id}/")
+    expect(carol.locator("#spectating")).to_be_visible()
+    expect(carol.locator("#board [data-cell]")).to_have_count(9)
+    carol_loads = watch_navigations(carol)
+
+    # They play to the end (X takes the top row); each move shows up on the two other pages.
+    script = [(alice, bob, 0, "X"), (bob, alice, 3, "O"), (alice, bob, 1, "X"), (bob, alice, 4, "O"),
+              (alice, bob, 2, "X")]
+    for mover, other, move, mark in script:
+        expect(mover.locator(f'#board button[data-move="{move}"]')).to_be_visible(timeout=LIVE_TIMEOUT)
+        expect(other.locator("#board button[data-move]")).to_have_count(0)  # only the player to move may click
+        mover.locator(f'#board button[data-move="{move}"]').click()
+        expect_mark(mover, move, mark)
+        expect_mark(other, move, mark)
+        expect_mark(carol, move, mark)
+        expect(carol.locator("#board button[data-move]")).to_have_count(0)
+        expect(carol.locator("#resign")).to_have_count(0)
+
+    for page in (alice, bob, carol):
+        expect(page.locator("#status")).to_contain_text("X wins", timeout=LIVE_TIMEOUT)
+        expect(page.locator("#board button[data-move]")).to_have_count(0)
+    game = Game.objects.get(pk=game_id)
+    assert game.result == "X" and game.ply == 5
+    assert list(Move.objects.filter(game=game).values_list("move", flat=True)) == [0, 3, 1, 4, 2]
+    assert alice_loads == [] and bob_loads == [] and carol_loads == [], (alice_loads, bob_loads, carol_loads)
+    assert alice.evaluate("window.__marker") == 1 and bob.evaluate("window.__marker") == 1
+    # Most polls found nothing new and cost an empty 204.
+    assert alice_polls.get("204", 0) >= 1 and alice_polls.get("200", 0) >= 1, alice_polls
+
+    # The spectator's page stops polling once the game is over; it never offers a rematch.
+    expect(carol.locator("#poll")).to_have_count(0)
+    expect(carol.locator("#rematch-offer-button")).to_have_count(0)
+
+    # Rematch: bob offers, alice sees the offer appear and accepts; sides are swapped.
+    bob.locator("#rematch-offer-button").click()
+    expect(bob.locator("#rematch-waiting")).to_be_visible()
+    expect(alice.locator("#rematch-offer")).to_be_visible(timeout=LIVE_TIMEOUT)
+    alice.locator("#rematch-accept").click()
+    alice.wait_for_url(lambda url: re.search(r"/games/(\d+)/$", url) and not url.endswith(f"/games/{game_id}/"))
+    rematch = Game.objects.get(rematch_of_id=game_id)
+    assert alice.url.endswith(f"/games/{rematch.pk}/")
+    assert rematch.x_player.username == "bob" and rematch.o_player.username == "alice"
+    expect(alice.locator("#board button[data-move]")).to_have_count(0)  # bob is X now
+
+    expect(bob.locator("#rematch-link")).to_be_visible(timeout=LIVE_TIMEOUT)
+    bob.locator("#rematch-link").click()
+    bob.wait_for_url(re.compile(rf"/games/{rematch.pk}/$"))
+    expect(bob.locator("#board button[data-move]")).to_have_count(9)
+    bob.locator('#board button[data-move="4"]').click()
+    expect_mark(alice, 4, "X")
+    expect(alice.locator("#board button[data-move]")).to_have_count(8, timeout=LIVE_TIMEOUT)
+
+
+def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
+    alice, bob = (new_context().new_page() for _ in range(2))
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+
+    # A direct challenge to bob: private, listed for him; the link works for him.
+    alice.goto("/games/")
+    alice.locator(".challenge-form-box").evaluate("box => { box.open = true; }")
+    alice.locator('#challenge-form input[name="invite"]').fill("bob")
+    alice.locator("#challenge-form button[type=submit]").click()
+    alice.wait_for_url(re.compile(r"/games/(\d+)/$"))
+    expect(alice.locator("#players .pill-private")).to_be_visible()
+    link = alice.locator("#share-link").input_value()
+
+    bob.goto("/games/")
+    expect(bob.locator("#challenges-for-me [data-challenge]")).to_have_count(1)
+    bob.goto(link)
+    bob.locator("#accept-challenge").click()
+    expect(bob.locator("#resign")).to_be_visible()
+    expect(alice.locator("#board button[data-move]")).to_have_count(9, timeout=LIVE_TIMEOUT)
+
+    # Bob resigns while it is alice's turn; her page shows it without a reload.
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.locator("#resign").click()
+    expect(bob.locator("#status")).to_contain_text("X wins (O resigned)")
+    expect(alice.locator("#status")).to_contain_text("X wins (O resigned)", timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#board button[data-move]")).to_have_count(0)
