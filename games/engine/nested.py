@@ -49,8 +49,10 @@ def _byte_pick(options: tuple[int, ...], reject: int) -> tuple[int, ...]:
     return tuple(options[r % n] if r < limit else reject for r in range(256))
 
 
-#: PICK9[occupied][byte]: a uniformly random empty cell of a board, or 255 (draw again)
-PICK9 = tuple(bytes(_byte_pick(FREE9[occ], _REJECT)) for occ in range(512))
+#: PICK9[occupied][byte]: a uniformly random empty cell of a board, or 255 (draw again);
+#: for a full board every byte gives FULL_MARK (ultimate: the move may go anywhere)
+FULL_MARK = 9
+PICK9 = tuple(bytes(_byte_pick(FREE9[occ], _REJECT)) if occ != ALL9 else bytes([FULL_MARK] * 256) for occ in range(512))
 #: FREE_PICK[closed << 8 | byte]: a uniformly random move among ALL cells of the open boards, or -1;
 #: the caller rejects occupied cells too, which leaves the choice uniform over the legal moves
 FREE_PICK = tuple(
@@ -60,6 +62,20 @@ FREE_PICK = tuple(
 )
 #: bytes drawn per refill of a playout's random stream: about one game's worth
 _CHUNK = 96
+# The playouts below write 511 (ALL9) as a literal: a constant load is cheaper than a global one.
+
+
+def _free_board(occ: list[int], closed: int, randbytes: Callable[[int], bytes]) -> int:
+    """A board for a free choice, drawn with probability proportional to its empty cells: a uniform
+    cell of it drawn next makes the move uniform over all legal moves."""
+    free_pick, board_cell = FREE_PICK, BOARD_CELL
+    while True:
+        for r in randbytes(16):
+            m = free_pick[closed << 8 | r]
+            if m >= 0:
+                b, c = board_cell[m]
+                if not occ[b] >> c & 1:
+                    return b
 
 
 def _playout_ultimate(
@@ -70,44 +86,39 @@ def _playout_ultimate(
 
     Why it is fast: one random byte per move (drawn in bulk), one table lookup turns it into a cell,
     no objects are built, and the side to move is a swap of two local names (``mine is xs``: X moves).
+    The next board is simply the cell played; when that board is full its pick row says FULL_MARK
+    and a board is drawn for the free choice (rare), so the common path has no branch for it.
     """
-    pick, free_pick, win9, sent, board_cell = PICK9, FREE_PICK, WIN9, SENT, BOARD_CELL
-    row = sent[full]
+    pick, win9 = PICK9, WIN9
     owned = xwon | owon
     if side:
         mine, theirs, mw, tw = os_, xs, owon, xwon
     else:
         mine, theirs, mw, tw = xs, os_, xwon, owon
+    if target < 0:
+        target = _free_board(occ, full, randbytes)
     while True:
         for r in randbytes(_CHUNK):
-            if target >= 0:
-                c = pick[occ[target]][r]
-                if c > 8:
-                    continue
-                b = target
-            else:
-                m = free_pick[full << 8 | r]
-                if m < 0:
-                    continue
-                b, c = board_cell[m]
-                if occ[b] >> c & 1:
-                    continue
+            c = pick[occ[target]][r]
+            if c > 8:
+                if c == 9:  # sent to a full board: play anywhere
+                    target = _free_board(occ, full, randbytes)
+                continue
             bit = 1 << c
-            o = occ[b] | bit
-            occ[b] = o
-            mm = mine[b] | bit
-            mine[b] = mm
-            if win9[mm] and not owned >> b & 1:
-                owned |= 1 << b
-                mw |= 1 << b
+            o = occ[target] | bit
+            occ[target] = o
+            mm = mine[target] | bit
+            mine[target] = mm
+            if win9[mm] and not owned >> target & 1:
+                owned |= 1 << target
+                mw |= 1 << target
                 if win9[mw]:
                     return 0 if mine is xs else 1
-            if o == ALL9:
-                full |= 1 << b
-                if full == ALL9:
+            if o == 511:
+                full |= 1 << target
+                if full == 511:
                     return -1
-                row = sent[full]
-            target = row[c]
+            target = c
             mine, theirs, mw, tw = theirs, mine, tw, mw
 
 
@@ -147,12 +158,12 @@ def _playout_closed(
                 if win9[mw]:
                     return 0 if mine is xs else 1
                 closed |= 1 << b
-                if closed == ALL9:
+                if closed == 511:
                     return -1
                 row = sent[closed]
-            elif o == ALL9:
+            elif o == 511:
                 closed |= 1 << b
-                if closed == ALL9:
+                if closed == 511:
                     return -1
                 row = sent[closed]
             target = row[c]
@@ -163,43 +174,37 @@ def _playout_multi(
     xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
     randbytes: Callable[[int], bytes],
 ) -> int:
-    """Random playout of multi: won and full boards close; the most boards won wins at the end."""
-    pick, free_pick, win9, next_open, board_cell = PICK9, FREE_PICK, WIN9, NEXT_OPEN, BOARD_CELL
+    """Random playout of multi: won and full boards close; the most boards won wins at the end.
+    Only the very first move of a game may be free; after it the next board is always an open one."""
+    pick, win9, next_open = PICK9, WIN9, NEXT_OPEN
     closed = full | xwon | owon
     row = next_open[closed]
     if side:
         mine, theirs, mw, tw = os_, xs, owon, xwon
     else:
         mine, theirs, mw, tw = xs, os_, xwon, owon
+    if target < 0:
+        target = _free_board(occ, closed, randbytes)
     while True:
         for r in randbytes(_CHUNK):
-            if target >= 0:
-                c = pick[occ[target]][r]
-                if c > 8:
-                    continue
-                b = target
-            else:  # only the very first move of a game may be free
-                m = free_pick[closed << 8 | r]
-                if m < 0:
-                    continue
-                b, c = board_cell[m]
-                if occ[b] >> c & 1:
-                    continue
+            c = pick[occ[target]][r]
+            if c > 8:
+                continue
             bit = 1 << c
-            o = occ[b] | bit
-            occ[b] = o
-            mm = mine[b] | bit
-            mine[b] = mm
+            o = occ[target] | bit
+            occ[target] = o
+            mm = mine[target] | bit
+            mine[target] = mm
             if win9[mm]:
-                mw |= 1 << b
-                closed |= 1 << b
-            elif o == ALL9:
-                closed |= 1 << b
+                mw |= 1 << target
+                closed |= 1 << target
+            elif o == 511:
+                closed |= 1 << target
             else:
                 target = row[c]
                 mine, theirs, mw, tw = theirs, mine, tw, mw
                 continue
-            if closed == ALL9:
+            if closed == 511:
                 nx, no = (POPCOUNT9[mw], POPCOUNT9[tw]) if mine is xs else (POPCOUNT9[tw], POPCOUNT9[mw])
                 return 0 if nx > no else 1 if no > nx else -1
             row = next_open[closed]
