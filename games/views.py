@@ -548,6 +548,8 @@ def _history_row(game: Game, player) -> dict[str, Any]:
         me = sides[0]
         other = "O" if me == "X" else "X"
         opponent = game.seat_label(other)
+        if game.status == Game.Status.OPEN and game.invitee_id:
+            opponent = f"{game.invitee.get_username()} (invited)"
         if game.result == me:
             outcome = "Won"
         elif game.result == other:

@@ -566,3 +566,9 @@ def test_api_spectator_reads_but_cannot_act(duel, third_client):
     for path, code in (("moves", "not_seated"), ("resign", "not_seated"), ("rematch", "not_seated")):
         response = api_post(third_client, f"/api/games/{duel.pk}/{path}", {"move": 0})
         assert response.status_code == 403 and response.json()["code"] == code
+
+
+def test_history_shows_open_challenges_and_invitee(player_client, player, other_player):
+    game = challenge_create(player=player, variant="classic", invitee=other_player)
+    html = player_client.get(reverse("games:history")).content.decode()
+    assert f'<tr class="history-row" data-game="{game.pk}"' in html and "bob (invited)" in html
