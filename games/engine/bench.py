@@ -166,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="seeded games per strategy and variant (default 2, quick 1)")
     parser.add_argument("--moves", type=int, help="strategy moves timed per game (default 3, quick 2)")
     parser.add_argument("--playout-seconds", type=float, help="seconds of playouts per variant (default 1, quick 0.3)")
+    parser.add_argument("--mcts-iterations", type=int, help="iterations of the mcts search (default 20000, quick 5000)")
     parser.add_argument("--skip-strategies", action="store_true", help="only playouts and mcts iterations")
     args = parser.parse_args(argv)
     games = args.games or (1 if args.quick else 2)
@@ -185,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         [[label, *playouts_per_second(v, playout_seconds)] for label, v in variants],
     ))
 
-    iterations = 10_000 if args.quick else 40_000
+    iterations = args.mcts_iterations or (5_000 if args.quick else 20_000)  # 20,000: about one 'hard' move
     out(f"\nmcts from the empty board (one search of up to {iterations:,} iterations)")
     out(table(["variant", "iterations", "iterations/s", "per wall s"], mcts_rows(iterations)))
 
