@@ -37,6 +37,21 @@ from config.wsgi import application  # noqa: E402 - pytest-django has set Django
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Calling the WSGI app fires request_started/request_finished, whose close_old_connections closes a
+    connection found inside a transaction: the test's own, on PostgreSQL (SQLite's in-memory test database
+    is never closed). Django's test Client disconnects the same handler around its requests."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def auth_headers(player, other_player) -> dict[str, str]:
     """A token for ``player``, who has a few games (ids 1.. so generated ids sometimes hit them)."""
