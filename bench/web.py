@@ -111,6 +111,7 @@ GAME_RE = re.compile(r"/games/(\d+)/$")
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, one per move request
+    by_kind: dict[str, list[float]] = field(default_factory=dict)  # "move", "computer", "new game", "game page"
     moves: int = 0
     games_started: int = 0
     games_finished: int = 0
@@ -118,28 +119,36 @@ class Stats:
     accepted: dict[int, int] = field(default_factory=dict)  # game id -> moves the client saw stored
 
 
-def play(port: int, username: str, deadline: float, max_games: int, seed: int, stats: Stats) -> None:
+def play(port: int, username: str, start: threading.Barrier, deadline: list[float], max_games: int, seed: int,
+         stats: Stats) -> None:
+    """Sign in (outside the measured time: the password hash costs about a second), then play until the deadline."""
     rng = random.Random(seed)
     session = Session(port)
     try:
         session.login(username)
     except Exception as err:  # noqa: BLE001 - counted and shown
         stats.errors.append(f"{username}: {err}")
+        start.abort()
         return
+    start.wait()
 
-    def timed(path: str, data: dict) -> tuple[int, str]:
+    def timed(kind: str, method: str, path: str, data: dict | None = None, *, htmx: bool = True
+              ) -> tuple[int, dict[str, str], str]:
         start = time.perf_counter()
-        status, _, text = session.request("POST", path, data, htmx=True)
-        stats.latencies.append(time.perf_counter() - start)
-        return status, text
+        status, headers, text = session.request(method, path, data, htmx=htmx)
+        took = time.perf_counter() - start
+        stats.by_kind.setdefault(kind, []).append(took)
+        if kind in ("move", "computer"):
+            stats.latencies.append(took)
+        return status, headers, text
 
     for _ in range(max_games):
-        if time.monotonic() >= deadline:
+        if time.monotonic() >= deadline[0]:
             break
         try:
-            status, headers, text = session.request(
-                "POST", "/games/new/",
-                {"variant": "classic", "opponent": "easy", "strategy": "random", "side": rng.choice("XO")},
+            status, headers, text = timed(
+                "new game", "POST", "/games/new/",
+                {"variant": "classic", "opponent": "easy", "strategy": "random", "side": rng.choice("XO")}, htmx=False,
             )
             match = GAME_RE.search(headers.get("location", ""))
             if status != 302 or not match:
@@ -148,20 +157,20 @@ def play(port: int, username: str, deadline: float, max_games: int, seed: int, s
             game_id = int(match.group(1))
             stats.games_started += 1
             stats.accepted[game_id] = 0
-            status, _, text = session.request("GET", f"/games/{game_id}/")
+            status, _, text = timed("game page", "GET", f"/games/{game_id}/", htmx=False)
             if status != 200:
                 stats.errors.append(f"game page: {status}")
                 continue
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline[0]:
                 cells = MOVE_RE.findall(text)
                 status_text = (STATUS_RE.search(text) or [None, ""])[1]
                 if cells:
-                    status, text = timed(f"/games/{game_id}/move/", {"move": rng.choice(cells)})
+                    status, _, text = timed("move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells)})
                 elif "wins" in status_text or "Draw" in status_text:
                     stats.games_finished += 1
                     break
                 else:
-                    status, text = timed(f"/games/{game_id}/computer/", {})
+                    status, _, text = timed("computer", "POST", f"/games/{game_id}/computer/", {})
                 if status != 200:
                     stats.errors.append(f"move in game {game_id}: {status} {text[:200]}")
                     break
@@ -304,17 +313,23 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
             rate, lat, errors = hammer(port, path, args.players, args.trivial_seconds)
             trivial.append((path, rate, lat, errors))
         stats = Stats()
-        deadline = time.monotonic() + args.seconds
-        began = time.monotonic()
+        deadline = [0.0]
+        began = [0.0]
+
+        def go() -> None:  # run by the last player to sign in, as all are released together
+            began[0] = time.monotonic()
+            deadline[0] = began[0] + args.seconds
+
+        start = threading.Barrier(len(names), action=go)
         threads = [
-            threading.Thread(target=play, args=(port, name, deadline, args.max_games, args.seed + i, stats))
+            threading.Thread(target=play, args=(port, name, start, deadline, args.max_games, args.seed + i, stats))
             for i, name in enumerate(names)
         ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        elapsed = time.monotonic() - began
+        elapsed = time.monotonic() - began[0]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -325,6 +340,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     print(f"  games: {stats.games_started} started, {stats.games_finished} finished; errors: {len(stats.errors)}")
     for error in stats.errors[:5]:
         print(f"    {error}")
+    for kind, values in stats.by_kind.items():
+        print(f"    {kind:>9}: {len(values)} requests, {percentiles(values)}")
     for path, rate, lat, errors in trivial:
         print(f"  trivial GET {path}: {rate:.0f} requests/s, {percentiles(lat)}, errors: {errors}")
     ok = not stats.errors and all(t[3] == 0 for t in trivial)
