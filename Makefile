@@ -36,7 +36,8 @@ serve: $(VENV)/.runtime
 
 # The whole suite twice: on SQLite (the zero-setup default), then on PostgreSQL (DATABASE_URL if it
 # is given, else a throw-away server that scripts/with-postgres.sh installs, starts and stops).
-# The browser tests run on SQLite only: they exercise pages and htmx, not the database.
+# Browser tests included on both: about a minute more on PostgreSQL, and they drive the live server's own
+# connections there.
 test: $(VENV)/.dev chromium lint
 	$(PY) manage.py collectstatic --noinput -v 0
 	@$(MAKE) --no-print-directory test-sqlite
@@ -47,8 +48,8 @@ test-sqlite: $(VENV)/.dev
 	env -u DATABASE_URL $(PY) -m pytest
 
 test-postgres: $(VENV)/.dev
-	@echo "== tests on PostgreSQL (browser tests excluded)"
-	scripts/with-postgres.sh $(PY) -m pytest -m "not browser" -p no:cacheprovider
+	@echo "== tests on PostgreSQL"
+	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
 
 bench: $(VENV)/.runtime
 	$(PY) -m games.engine.bench
