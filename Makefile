@@ -44,11 +44,11 @@ test: $(VENV)/.dev chromium lint
 	@$(MAKE) --no-print-directory test-postgres
 
 test-sqlite: $(VENV)/.dev
-	@echo "== tests on SQLite"
+	@echo "== tests on SQLite (started $$(date +%T))"
 	env -u DATABASE_URL $(PY) -m pytest
 
 test-postgres: $(VENV)/.dev
-	@echo "== tests on PostgreSQL"
+	@echo "== tests on PostgreSQL (started $$(date +%T))"
 	scripts/with-postgres.sh $(PY) -m pytest -p no:cacheprovider
 
 bench: $(VENV)/.runtime
