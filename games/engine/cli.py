@@ -266,6 +266,27 @@ def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def ask_move(term: Terminal, state: State) -> int:
+    """Prompt until the person types a legal move (junk gets a message and a new prompt)."""
+    variant = state.variant
+    term.say(f"{state.to_move} to move. {legal_moves_text(state)}")
+    while True:
+        text = term.ask(f"{state.to_move}> ")
+        if text.lower() in HELP_WORDS:
+            term.say(move_help(variant) + "; 'quit' ends the game.")
+            if variant.nested:
+                term.say("Boxes in every board:\n" + BOX_DIAGRAM)
+            term.say(legal_moves_text(state))
+            continue
+        if not text:
+            term.say(f"Please type a move: {move_help(variant)}.")
+            continue
+        try:
+            return read_move(state, text)
+        except ValueError as exc:
+            term.say(f"Sorry, {exc}. Try again ('help' for help).")
+
+
 def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
     """Play ``state`` to the end; returns the final state. Raises Abandon if the person stops."""
     variant = state.variant
@@ -275,28 +296,11 @@ def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
         term.say()
         term.say(render_board(state))
         if seat.human:
-            term.say(f"{state.to_move} to move. {legal_moves_text(state)}")
-            while True:
-                text = term.ask(f"{state.to_move}> ")
-                if text.lower() in HELP_WORDS:
-                    term.say(move_help(variant) + "; 'quit' ends the game.")
-                    if variant.nested:
-                        term.say("Boxes in every board:\n" + BOX_DIAGRAM)
-                    term.say(legal_moves_text(state))
-                    continue
-                if not text:
-                    term.say(f"Please type a move: {move_help(variant)}.")
-                    continue
-                try:
-                    move = read_move(state, text)
-                except ValueError as exc:
-                    term.say(f"Sorry, {exc}. Try again ('help' for help).")
-                    continue
-                break
+            move = ask_move(term, state)
         else:
             assert seat.strategy is not None
             move = seat.strategy.choose(state)
-            term.say(f"{state.to_move} ({seat.label}) plays {_spoken(variant, move)}")
+            term.say(f"{state.to_move} ({seat.label}) plays {spoken(variant, move)}")
         state = state.play(move)
         moves.append(move)
     term.say()
@@ -307,7 +311,8 @@ def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
     return state
 
 
-def _spoken(variant: Variant, move: int) -> str:
+def spoken(variant: Variant, move: int) -> str:
+    """A move as a sentence fragment: 'board 4, box 0 (…)', 'row 2, column 3 (…)' or classic's 1..9."""
     if variant.nested:
         board, box = divmod(move, 9)
         return f"board {board}, box {box} ({move_label(variant, move)})"

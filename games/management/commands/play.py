@@ -27,26 +27,23 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import VARIANTS, Variant, get_strategy, get_variant
 from games.engine.cli import (
-    HELP_WORDS,
     HUMAN,
     Abandon,
     Seat,
     Terminal,
     _choose_variant,
+    ask_move,
     level_names,
     make_seat,
     play_game,
     player_choices,
+    spoken,
     variant_options,
 )
 from games.engine.core import State
 from games.engine.render import (
-    BOX_DIAGRAM,
-    legal_moves_text,
     move_help,
-    move_label,
     move_table,
-    read_move,
     render_board,
     result_text,
 )
@@ -224,34 +221,6 @@ def record_settings(seats: dict[str, Seat]) -> dict[str, Any]:
         "A recorded computer-against-computer game is a watched game with the same computer on both seats: "
         "a strategy name, or the medium level (e.g. --x random --o random). Nothing was stored."
     )
-
-
-def spoken(variant: Variant, move: int) -> str:
-    if variant.nested:
-        board, box = divmod(move, 9)
-        return f"board {board}, box {box} ({move_label(variant, move)})"
-    return move_label(variant, move)
-
-
-def ask_move(term: Terminal, state: State) -> int:
-    """Prompt until the person types a legal move (junk gets a message and a new prompt)."""
-    variant = state.variant
-    term.say(f"{state.to_move} to move. {legal_moves_text(state)}")
-    while True:
-        text = term.ask(f"{state.to_move}> ")
-        if text.lower() in HELP_WORDS:
-            term.say(move_help(variant) + "; 'quit' ends the game.")
-            if variant.nested:
-                term.say("Boxes in every board:\n" + BOX_DIAGRAM)
-            term.say(legal_moves_text(state))
-            continue
-        if not text:
-            term.say(f"Please type a move: {move_help(variant)}.")
-            continue
-        try:
-            return read_move(state, text)
-        except ValueError as exc:
-            term.say(f"Sorry, {exc}. Try again ('help' for help).")
 
 
 def play_recorded(term: Terminal, game: Game, player: Any, seats: dict[str, Seat]) -> Position:
