@@ -76,10 +76,14 @@ class State:
     __slots__ = ()
 
     variant: Variant
-    to_move: str
     is_over: bool
     winner: str | None
     ply: int
+
+    @property
+    def to_move(self) -> str:
+        """X moves first, then the sides alternate."""
+        return "X" if self.ply % 2 == 0 else "O"
 
     def legal_moves(self) -> list[int]:  # pragma: no cover
         raise NotImplementedError

@@ -206,10 +206,6 @@ class GridState(State):
         self.is_over = is_over
         self.last_move = last_move
 
-    @property
-    def to_move(self) -> str:
-        return "X" if self.ply % 2 == 0 else "O"
-
     def legal_moves(self) -> list[int]:
         if self.is_over:
             return []

@@ -426,10 +426,6 @@ class NestedState(State):
         self.last_move = last_move
 
     @property
-    def to_move(self) -> str:
-        return "X" if self.ply % 2 == 0 else "O"
-
-    @property
     def closed(self) -> int:
         """9-bit mask of the boards no move may use."""
         if self.variant.closes_won:
