@@ -79,7 +79,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "600")),
-        conn_health_checks=True,
+        # A health check costs a query (SELECT 1 on PostgreSQL) at the start of every request. Without it a
+        # connection broken by a database restart fails one request per worker, then Django replaces it.
+        conn_health_checks=_env_bool("DJANGO_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -92,6 +94,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 AUTH_USER_MODEL = "players.Player"
+
+# Sessions live in a cookie signed with SECRET_KEY (HttpOnly, Secure in production): no database
+# query per request and nothing to clean up. The trade-off: logging out deletes the cookie in that
+# browser, but a copy taken earlier stays valid until it expires (SESSION_COOKIE_AGE, two weeks);
+# changing the password does invalidate every other session (Django checks the password hash).
+SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "django.contrib.sessions.backends.signed_cookies")
 
 # Login throttling (django-axes): 5 wrong passwords for one username from one address lock that
 # combination out for 15 minutes (each further try during the lockout restarts the clock); other
@@ -140,6 +148,7 @@ if not DEBUG:
     }
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer's health check may come over plain http
     SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))

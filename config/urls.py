@@ -1,4 +1,4 @@
-"""URL map of the site: accounts, players, games, admin."""
+"""URL map of the site: accounts, players, games, admin, the API and a health check."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from config.views import healthz
 from games.api import api
 from players import views as player_views
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", player_views.signup, name="signup"),
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
