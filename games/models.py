@@ -3,7 +3,8 @@
 A seat (X or O) is either a player (``x_player``), a computer (``x_level`` — easy/medium/hard —
 or ``x_strategy`` — a strategy name from the engine registry), or open (none of them; a human
 opponent has not joined yet). The position itself is never stored: it is rebuilt by the engine
-from the ``Move`` rows, and ``ply`` on the game is a cache the services keep equal to their count.
+from the ``Move`` rows; ``ply`` and ``move_list`` on the game are caches the services keep equal to them
+(a move request reads the game row only).
 
 Two players (issue 4): a game against ``human`` starts ``open`` with one seat taken; it is a
 challenge that anyone may accept, or only ``invitee`` when it was sent to a named player.
@@ -79,6 +80,10 @@ class Game(models.Model):
     result_reason = models.CharField(max_length=10, choices=Reason.choices, blank=True, default="")
     #: cache kept exact by the services: number of moves played; the side to move follows from it
     ply = models.PositiveIntegerField(default=0)
+    #: cache kept exact by the services, in the same UPDATE as ``ply``: the moves in order as comma-separated
+    #: cell numbers, so a move request rebuilds the position without reading the Move rows. The Move rows stay
+    #: the record (replay, admin, API history); a cache whose length is not ``ply`` is ignored and they are read.
+    move_list = models.TextField(blank=True, default="")
     #: bumped by the services on every change a page shows (moves, accept, resign, rematch offers)
     version = models.PositiveIntegerField(default=0)
 

@@ -5,8 +5,10 @@ Every state change is a function with keyword-only arguments that runs inside
 so two simultaneous moves on one game store exactly one: the second waits for the lock, then
 sees the new ply and is refused (the unique (game, ply) constraint backs this up).
 
-A move costs a fixed number of SQL queries whatever the move number: lock the game, read its
-move list, insert the move, update the game.
+A move costs a fixed number of SQL queries whatever the move number: lock the game (its row
+carries the move list, a cache kept exact here), insert the move, update the game. A computer
+seat that answers in milliseconds (``answers_at_once``) replies inside the same transaction, so
+the player's move and the reply cost those same three queries.
 
 Errors are ``GameError`` subclasses (themselves ``ValueError``) carrying the HTTP status a view
 should answer with and a message meant for people.
@@ -45,6 +47,12 @@ class InvalidMove(GameError):
 
 class NotSeated(GameError):
     status_code = 403
+
+
+class GameNotFound(GameError):
+    """No such game, or one this player may not see (pages answer 404 and give no hint which)."""
+
+    status_code = 404
 
 
 class NotYourTurn(GameError):
@@ -138,13 +146,48 @@ def state_after(game: Game, moves: list[int], upto: int | None = None) -> State:
 
 
 def game_moves(game: Game) -> list[int]:
-    """The moves of ``game`` in order: one query."""
+    """The moves of ``game`` in order from the Move rows (the record): one query."""
     return list(Move.objects.filter(game_id=game.pk).order_by("ply").values_list("move", flat=True))
 
 
+def current_moves(game: Game) -> list[int]:
+    """The moves of ``game`` in order: from the row's ``move_list`` cache, else (no query) from the Move rows."""
+    text = game.move_list
+    try:
+        moves = [int(m) for m in text.split(",")] if text else []
+    except ValueError:
+        moves = None
+    if moves is not None and len(moves) == game.ply:
+        return moves
+    return game_moves(game)
+
+
 def game_position(game: Game) -> Position:
+    """The position from the Move rows: exact even for a ``game`` object read before later moves."""
     moves = game_moves(game)
     return Position(game=game, state=state_after(game, moves), moves=moves)
+
+
+#: strategies that answer in a few milliseconds on every variant they support (engine bench: <= 2 ms on 19 x 19)
+QUICK_STRATEGIES = frozenset({"random", "ring", "threats", "pairing"})
+
+
+def answers_at_once(strategy: Strategy, variant: Variant) -> bool:
+    """Whether ``strategy`` answers in milliseconds, so its reply can come back in the player's own request.
+
+    ``random``, ``ring``, ``threats``, ``pairing``; ``perfect`` on boards of at most 9 cells (classic:
+    well under 10 ms; on 4 x 4 its first move in a process solves the board, about 0.15 s); ``alphabeta``
+    at depth 1 or 2 (easy and medium: about 2 ms even on 19 x 19 and the nested boards). Everything
+    else (mcts, deeper alphabeta) thinks for up to a second: the page asks for it in a second request.
+    """
+    name = strategy.name
+    if name in QUICK_STRATEGIES:
+        return True
+    if name == "perfect":
+        return variant.cell_count <= 9
+    if name == "alphabeta":
+        return int(strategy.options.get("depth") or 99) <= 2
+    return False
 
 
 def seat_strategy(game: Game, side: str, variant: Variant | None = None) -> Strategy:
@@ -300,12 +343,30 @@ def challenge_create(
 # Moves ----------------------------------------------------------------------------------------------
 
 
-def _lock(game: Game) -> Game:
+def _lock(game: Game | int) -> Game:
+    """The game row, locked until the transaction ends (``game``: a Game or its id)."""
+    pk = game if isinstance(game, int) else game.pk
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("x_player", "o_player", "created_by")
-        .get(pk=game.pk)
+        .select_related("x_player", "o_player", "created_by", "invitee")
+        .get(pk=pk)
     )
+
+
+def _lock_visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
+    """``_lock``; with ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound."""
+    try:
+        locked = _lock(game)
+    except Game.DoesNotExist:
+        if missing_if_hidden:
+            raise GameNotFound("no such game") from None
+        raise
+    if missing_if_hidden:
+        from .selectors import can_view
+
+        if not can_view(locked, player):
+            raise GameNotFound("no such game")
+    return locked
 
 
 def _check_playable(game: Game) -> None:
@@ -315,13 +376,23 @@ def _check_playable(game: Game) -> None:
         raise GameNotStarted("this game is waiting for an opponent to join")
 
 
-def _record(game: Game, state: State, move: int, moves: list[int]) -> Position:
-    """Store ``move`` (already checked by the engine: ``state`` is the position after it)."""
-    side = "X" if state.ply % 2 == 1 else "O"
-    Move.objects.create(game=game, ply=state.ply, move=move, side=side)
+def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
+    """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them).
+
+    One INSERT for the Move rows and one UPDATE of the game (ply, move list, version, result).
+    """
+    first = len(moves) + 1
+    rows = [Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+            for ply, move in enumerate(played, start=first)]
+    if len(rows) == 1:
+        rows[0].save(force_insert=True)
+    else:
+        Move.objects.bulk_create(rows)
+    all_moves = [*moves, *played]
     game.ply = state.ply
+    game.move_list = ",".join(map(str, all_moves))
     game.version += 1
-    fields = ["ply", "version", "updated"]
+    fields = ["ply", "move_list", "version", "updated"]
     if state.is_over:
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
@@ -332,20 +403,29 @@ def _record(game: Game, state: State, move: int, moves: list[int]) -> Position:
             game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
         fields += ["status", "finished", "result", "result_reason"]
     game.save(update_fields=fields)
-    return Position(game=game, state=state, moves=[*moves, move])
+    return Position(game=game, state=state, moves=all_moves)
 
 
-def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position:
-    """Play ``move`` for ``player`` in ``game``; with ``reply`` let a computer seat answer at once.
+def move_play(
+    *, game: Game | int, player, move: int, reply: bool = False, quick_reply: bool = False,
+    missing_if_hidden: bool = False,
+) -> Position:
+    """Play ``move`` for ``player`` in ``game`` (a Game or its id).
+
+    A computer seat to move next replies in the same transaction when it answers in milliseconds
+    (``answers_at_once``) and ``reply`` or ``quick_reply`` is set; with ``reply`` a slower one
+    thinks after the commit and its move follows (the caller waits for it). With ``missing_if_hidden``
+    (the pages) a game ``player`` may not see raises GameNotFound rather than NotSeated.
 
     Raises NotSeated, GameFinished, GameNotStarted, NotYourTurn, InvalidMove (the engine's
     reason) or MoveConflict; in every case nothing is stored.
     """
     if isinstance(move, bool) or not isinstance(move, int):
         raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
+    slow_reply = False
     try:
         with transaction.atomic():
-            locked = _lock(game)
+            locked = _lock_visible(game, player, missing_if_hidden=missing_if_hidden)
             sides = locked.sides_of(player)
             if not sides:
                 raise NotSeated("you are not playing in this game")
@@ -353,16 +433,26 @@ def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position
             to_move = locked.to_move
             if to_move not in sides:
                 raise NotYourTurn(f"it is not your turn: {to_move} ({locked.seat_label(to_move)}) is to move")
-            moves = game_moves(locked)
+            moves = current_moves(locked)
+            variant = game_variant(locked)
             state = state_after(locked, moves)
             try:
                 after = state.play(move)
             except IllegalMove as err:
                 raise InvalidMove(f"illegal move: {err}") from None
-            position = _record(locked, after, move, moves)
+            played = [move]
+            if (reply or quick_reply) and not after.is_over and locked.is_computer(after.to_move):
+                strategy = seat_strategy(locked, after.to_move, variant)
+                if answers_at_once(strategy, variant):
+                    choice = strategy.choose(after)
+                    after = after.play(choice)
+                    played.append(choice)
+                else:
+                    slow_reply = reply
+            position = _record(locked, moves, played, after)
     except IntegrityError:
         raise MoveConflict("another move was recorded at the same moment; reload the game") from None
-    if reply and not position.state.is_over and position.game.is_computer(position.game.to_move):
+    if slow_reply:
         try:
             return computer_move(game=position.game)
         except (MoveConflict, NotComputerTurn, GameFinished):
@@ -370,34 +460,49 @@ def move_play(*, game: Game, player, move: int, reply: bool = False) -> Position
     return position
 
 
-def computer_move(*, game: Game, player=None) -> Position:
-    """Let the computer seat whose turn it is play one move.
-
-    The strategy thinks outside any transaction (up to about a second), then the move is
-    recorded under the row lock only if the game has not moved on meanwhile (MoveConflict).
-    With ``player`` (a request from the web or the API) only a player of the game or its creator
-    (a watched game) may trigger it: spectators cannot drive someone else's game.
-    """
-    fresh = Game.objects.select_related("x_player", "o_player", "created_by").get(pk=game.pk)
+def _check_computer_turn(game: Game, player) -> None:
     if player is not None and getattr(player, "pk", None) not in (
-        fresh.x_player_id, fresh.o_player_id, fresh.created_by_id
+        game.x_player_id, game.o_player_id, game.created_by_id
     ):
         raise NotSeated("you are not playing in this game")
-    _check_playable(fresh)
-    side = fresh.to_move
-    if not fresh.is_computer(side):
-        raise NotComputerTurn(f"it is not the computer's turn: {side} ({fresh.seat_label(side)}) is to move")
-    variant = game_variant(fresh)
-    moves = game_moves(fresh)
-    state = state_after(fresh, moves)
-    choice = seat_strategy(fresh, side, variant).choose(state)
+    _check_playable(game)
+    side = game.to_move
+    if not game.is_computer(side):
+        raise NotComputerTurn(f"it is not the computer's turn: {side} ({game.seat_label(side)}) is to move")
+
+
+def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
+    """Let the computer seat whose turn it is play one move (``game``: a Game or its id).
+
+    A strategy that answers in milliseconds plays under the row lock, in one transaction. A slow
+    one thinks outside any transaction (up to about a second), then the move is recorded under
+    the row lock only if the game has not moved on meanwhile (MoveConflict).
+    With ``player`` (a request from the web or the API) only a player of the game or its creator
+    (a watched game) may trigger it: spectators cannot drive someone else's game. With
+    ``missing_if_hidden`` (the pages) a game ``player`` may not see raises GameNotFound.
+    """
+    try:
+        with transaction.atomic():
+            locked = _lock_visible(game, player, missing_if_hidden=missing_if_hidden)
+            _check_computer_turn(locked, player)
+            variant = game_variant(locked)
+            strategy = seat_strategy(locked, locked.to_move, variant)
+            moves = current_moves(locked)
+            state = state_after(locked, moves)
+            if answers_at_once(strategy, variant):
+                choice = strategy.choose(state)
+                return _record(locked, moves, [choice], state.play(choice))
+    except IntegrityError:
+        raise MoveConflict("the game moved on while the computer was thinking") from None
+    # A slow strategy: think without holding the lock.
+    choice = strategy.choose(state)
     after = state.play(choice)
     try:
         with transaction.atomic():
-            locked = _lock(fresh)
-            if locked.ply != fresh.ply or locked.is_finished:
+            again = _lock(locked)
+            if again.ply != locked.ply or again.is_finished:
                 raise MoveConflict("the game moved on while the computer was thinking")
-            return _record(locked, after, choice, moves)
+            return _record(again, moves, [choice], after)
     except IntegrityError:
         raise MoveConflict("the game moved on while the computer was thinking") from None
 

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
@@ -38,6 +39,7 @@ from .selectors import (
 from .services import (
     ChallengeGone,
     GameError,
+    GameNotFound,
     InvalidGameSettings,
     InvalidMove,
     MoveConflict,
@@ -103,8 +105,26 @@ def cell_position(game: Game, move: int, cols: int) -> dict[str, Any]:
     return {"row": row + 1, "col": col + 1, "name": name}
 
 
+def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str) -> str:
+    """One cell of the board, as the web contract has it (data-cell, data-mark; data-move only when playable).
+
+    Built here rather than by a template include per cell (a 19 x 19 board has 361): everything in it
+    is a number, a mark from the engine (X/O) or a fixed word, so there is nothing to escape.
+    """
+    if playable:
+        return (f'<button type="submit" name="move" value="{move}" class="cell playable" data-cell="{move}" '
+                f'data-mark="" data-move="{move}" aria-label="{label}"></button>')
+    classes = "cell"
+    if mark:
+        classes += f" mark-{mark.lower()}"
+    if last:
+        classes += " last"
+    return (f'<span class="{classes}" data-cell="{move}" data-mark="{mark}" role="img" '
+            f'aria-label="{label}">{mark}</span>')
+
+
 def board_context(game: Game, state, *, player=None, interactive: bool = False, last: int | None = None) -> dict:
-    """What ``_board.html`` needs: cells (flat for grids, nine boards for nested variants)."""
+    """What ``_board.html`` needs: the cells' HTML (flat for grids, per board for nested variants)."""
     variant = state.variant
     cells = state.cells
     playable: set[int] = set()
@@ -114,15 +134,9 @@ def board_context(game: Game, state, *, player=None, interactive: bool = False, 
     if last is None:
         last = getattr(state, "last_move", None)
 
-    def cell(move: int, label: str) -> dict[str, Any]:
+    def cell(move: int, label: str) -> str:
         mark = cells[move] or ""
-        return {
-            "move": move,
-            "mark": mark,
-            "playable": move in playable,
-            "last": move == last,
-            "label": f"{label}, {mark or 'empty'}",
-        }
+        return _cell_html(move, mark, move in playable, move == last, f"{label}, {mark or 'empty'}")
 
     if variant.nested:
         active = set(state.active_boards)
@@ -132,21 +146,21 @@ def board_context(game: Game, state, *, player=None, interactive: bool = False, 
                 "index": b,
                 "winner": winners[b] or "",
                 "active": b in active and (not interactive or bool(playable)),
-                "cells": [cell(9 * b + c, f"Board {b}, cell {c}") for c in range(9)],
+                "cells_html": mark_safe("".join(cell(9 * b + c, f"Board {b}, cell {c}") for c in range(9))),
             }
             for b in range(9)
         ]
         return {"nested": True, "boards": boards, "interactive": bool(playable)}
     rows, cols = variant.rows, variant.cols
     classic = game.variant == "classic"
-    grid = [
+    grid = "".join(
         cell(m, f"Cell {m + 1}, row {m // cols + 1}, column {m % cols + 1}" if classic
              else f"Row {m // cols + 1}, column {m % cols + 1}")
         for m in range(variant.cell_count)
-    ]
+    )
     return {
         "nested": False,
-        "cells": grid,
+        "cells_html": mark_safe(grid),  # numbers and X/O only, see _cell_html
         "rows": rows,
         "cols": cols,
         "size_class": "large" if max(rows, cols) > 10 else "medium" if max(rows, cols) > 5 else "small",
@@ -265,14 +279,20 @@ def _render_play(request: HttpRequest, position: Position, *, error: str = "", s
     return response
 
 
-def _refused(request: HttpRequest, game: Game, err: GameError) -> HttpResponse:
-    """A 4xx that the page shows: retargeted into #game-error for htmx, the full page otherwise."""
-    if isinstance(err, ChallengeGone):
+def _refused(request: HttpRequest, game: Game | int, err: GameError) -> HttpResponse:
+    """A 4xx that the page shows: retargeted into #game-error for htmx, the full page otherwise.
+
+    ``game`` may be the game's id (the move views lock the row themselves): it is read here only
+    for the full page.
+    """
+    if isinstance(err, (ChallengeGone, GameNotFound)):
         raise Http404(_message(err))
     message = _message(err)
     if request.htmx:
         response = render(request, "games/partials/_error.html", {"error": message}, status=err.status_code)
         return reswap(retarget(response, "#game-error"), "innerHTML")
+    if isinstance(game, int):
+        game = _game_for(request, game)
     return _render_play(request, game_position(game), error=message, status=err.status_code)
 
 
@@ -318,34 +338,42 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    """One move. The service locks the game row once and checks that this player may see it there.
+
+    A computer that answers in milliseconds replies in this same request (one round trip); a slow
+    one (mcts, deep alphabeta) is asked for by the page in a second htmx request, so the player's
+    own move shows at once. Without htmx every computer answers here, before the redirect.
+    """
     try:
         move = _parse_move(request.POST.get("move"))
-        # Without htmx the computer answers in this request; with htmx the page asks for it next.
-        position = move_play(game=game, player=request.user, move=move, reply=not request.htmx)
     except GameError as err:
-        return _refused(request, game, err)
+        return _refused(request, _game_for(request, pk), err)  # 404 first for a game not to be seen
+    try:
+        position = move_play(
+            game=pk, player=request.user, move=move, reply=not request.htmx, quick_reply=True, missing_if_hidden=True
+        )
+    except GameError as err:
+        return _refused(request, pk, err)
     if request.htmx:
         return _render_play(request, position)
-    return redirect("games:detail", pk=game.pk)
+    return redirect("games:detail", pk=pk)
 
 
 @login_required
 @require_POST
 def game_computer_move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
     try:
-        position = computer_move(game=game, player=request.user)
+        position = computer_move(game=pk, player=request.user, missing_if_hidden=True)
     except (NotComputerTurn, MoveConflict):
         # A second trigger for a move already made: show the game as it stands.
         if request.htmx:
-            return _render_play(request, game_position(game))
-        return redirect("games:detail", pk=game.pk)
+            return _render_play(request, game_position(_game_for(request, pk)))
+        return redirect("games:detail", pk=pk)
     except GameError as err:
-        return _refused(request, game, err)
+        return _refused(request, pk, err)
     if request.htmx:
         return _render_play(request, position)
-    return redirect("games:detail", pk=game.pk)
+    return redirect("games:detail", pk=pk)
 
 
 @login_required
