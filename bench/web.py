@@ -5,20 +5,27 @@
 
 For each database: a fresh database (a temporary SQLite file; a throw-away PostgreSQL server started by
 scripts/with-postgres.sh with its production durability settings, or DATABASE_URL if given), migrated;
-N players are created and each signs in through the real login page. Then N threads, one per player,
-each with its own cookies, play whole classic games against the ``random`` strategy the way the game
-page does with htmx: create the game (POST /games/new/, follow to the game page), then POST
-/games/<id>/move/ (a cell among the page's ``data-move`` buttons) and, when the computer is to move,
-POST /games/<id>/computer/, with HX-Request and the CSRF header, until the game is over or the time is
-up. Every one of those two requests stores exactly one move; both count as "moves" below, and their
-latency is measured from sending the request to having read the whole answer.
+N players are created. Each player is a separate client process (so the client does not serialise on
+one interpreter lock and measures the server, not itself) with its own keep-alive connection and
+cookies; it signs in through the real login page before the clock starts, then plays whole classic
+games against the ``random`` strategy the way the game page does with htmx: create the game (POST
+/games/new/, then GET the game page), then POST /games/<id>/move/ (a cell among the answer's
+``data-move`` buttons), with HX-Request and the CSRF header, until the game is over or the time is up;
+when the computer is to move first (the player took O) the page's POST /games/<id>/computer/ is made.
+``random`` answers in milliseconds, so the server plays its reply inside the player's move request:
+one request usually stores two moves. Both figures are printed: moves stored per second (the player's
+and the computer's) and move requests per second; latency is per request, from sending it to having
+read the whole answer. The client reads only three attributes of each answer, with regular expressions:
+``data-ply`` and ``data-game-status`` of ``#play`` and the ``data-move`` cells.
 
-For scale, the same server's throughput on trivial GETs (the login page; the API's cached catalogue)
-is measured with the same number of client threads.
+For scale, the same server's throughput on a trivial view (``/healthz``: no session, no database) and
+on the login page is measured with the same number of client processes. The CPU time the client
+processes and the gunicorn processes used while playing is printed too: client and server share
+the machine's cores.
 
-At the end nothing may be lost: every game's stored moves replay cleanly through the engine
-(games.services.state_after), ply numbers are 1..n, the game's ply, status and result agree with the
-replay, and the number of moves the clients saw accepted equals the number stored.
+At the end nothing may be lost: every game's stored moves (the Move rows) replay cleanly through the
+engine (games.services.state_after), ply numbers are 1..n, the game's ply, move-list cache, status and
+result agree with the replay, and the number of moves each client saw stored equals the number stored.
 
 The load stays on 127.0.0.1, bounded in time (--seconds per database) and count (--max-games).
 """
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import multiprocessing as mp
 import os
 import random
 import re
@@ -37,10 +45,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,16 +60,18 @@ STATIC_CACHE = Path(tempfile.gettempdir()) / "ttt-bench-static"
 
 
 class Session:
-    """One browser: a connection to the server (reopened when the server closes it) and its cookies."""
+    """One browser: a keep-alive connection to the server (reopened when the server closes it) and its cookies."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies: dict[str, str] = {}
+        self.host = f"127.0.0.1:{port}"
 
     def request(self, method: str, path: str, data: dict | None = None, *, htmx: bool = False
-                ) -> tuple[int, dict[str, str], str]:
-        headers = {"Host": f"127.0.0.1:{self.port}"}
+                ) -> tuple[int, str, str]:
+        """(status, Location header, body)."""
+        headers = {"Host": self.host}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
@@ -72,7 +82,6 @@ class Session:
             headers["X-CSRFToken"] = self.cookies["csrftoken"]
         if htmx:
             headers["HX-Request"] = "true"
-            headers["HX-Current-URL"] = f"http://127.0.0.1:{self.port}{path}"
         for attempt in (1, 2):
             try:
                 self.conn.request(method, path, body=body, headers=headers)
@@ -80,28 +89,27 @@ class Session:
                 text = response.read().decode()
                 break
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest):
-                # gunicorn's sync workers close each connection after the answer; a request that
-                # raced that close is sent again on a new connection (it never reached the app).
+                # A keep-alive connection the server closed meanwhile: the request never reached the
+                # app; send it again on a new connection.
                 self.conn.close()
                 if attempt == 2:
                     raise
         if response.will_close:
-            self.conn.close()
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                self.cookies[key.strip()] = rest.split(";", 1)[0]
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+            self.conn.close()  # gunicorn's sync workers answer "Connection: close"; reconnects on the next request
+        for value in response.headers.get_all("Set-Cookie") or ():
+            key, _, rest = value.partition("=")
+            self.cookies[key.strip()] = rest.split(";", 1)[0]
+        return response.status, response.headers.get("Location", ""), text
 
     def login(self, username: str) -> None:
         status, _, _ = self.request("GET", "/accounts/login/")
         assert status == 200, f"login page: {status}"
-        status, headers, text = self.request("POST", "/accounts/login/", {"username": username, "password": PASSWORD})
+        status, _, text = self.request("POST", "/accounts/login/", {"username": username, "password": PASSWORD})
         assert status == 302, f"login of {username}: {status} {text[:300]}"
 
 
 MOVE_RE = re.compile(r'data-move="(\d+)"')
-STATUS_RE = re.compile(r'id="status"[^>]*>(.*?)</', re.S)
+PLY_RE = re.compile(r'data-ply="(\d+)" data-game-status="(\w+)"')
 GAME_RE = re.compile(r"/games/(\d+)/$")
 
 
@@ -110,47 +118,67 @@ GAME_RE = re.compile(r"/games/(\d+)/$")
 
 @dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)  # seconds, one per move request
-    by_kind: dict[str, list[float]] = field(default_factory=dict)  # "move", "computer", "new game", "game page"
-    moves: int = 0
+    by_kind: dict[str, list[float]] = field(default_factory=dict)  # seconds: "move", "computer", "new game", ...
+    moves: int = 0  # moves stored, as the answers showed (the player's and the computer's)
     games_started: int = 0
     games_finished: int = 0
     errors: list[str] = field(default_factory=list)
     accepted: dict[int, int] = field(default_factory=dict)  # game id -> moves the client saw stored
+    cpu: float = 0.0  # client CPU seconds while playing
+
+    def merge(self, other: Stats) -> None:
+        for kind, values in other.by_kind.items():
+            self.by_kind.setdefault(kind, []).extend(values)
+        self.moves += other.moves
+        self.games_started += other.games_started
+        self.games_finished += other.games_finished
+        self.errors += other.errors
+        self.accepted.update(other.accepted)
+        self.cpu += other.cpu
+
+    @property
+    def move_latencies(self) -> list[float]:
+        return self.by_kind.get("move", []) + self.by_kind.get("computer", [])
 
 
-def play(port: int, username: str, start: threading.Barrier, deadline: list[float], max_games: int, seed: int,
-         stats: Stats) -> None:
-    """Sign in (outside the measured time: the password hash costs about a second), then play until the deadline."""
+def play(port: int, username: str, start: Any, deadline: Any, max_games: int, seed: int, out: Any) -> None:
+    """One client process: sign in (outside the measured time: the password hash costs about a second),
+    wait for all the others, then play until the deadline; the Stats go to ``out``."""
     rng = random.Random(seed)
+    stats = Stats()
     session = Session(port)
     try:
         session.login(username)
     except Exception as err:  # noqa: BLE001 - counted and shown
         stats.errors.append(f"{username}: {err}")
         start.abort()
+        out.put(stats)
         return
-    start.wait()
+    try:
+        start.wait()
+    except Exception:  # noqa: BLE001 - another player could not sign in
+        out.put(stats)
+        return
+    cpu0 = time.process_time()
+    end = deadline.value
+    kinds = stats.by_kind
 
     def timed(kind: str, method: str, path: str, data: dict | None = None, *, htmx: bool = True
-              ) -> tuple[int, dict[str, str], str]:
-        start = time.perf_counter()
-        status, headers, text = session.request(method, path, data, htmx=htmx)
-        took = time.perf_counter() - start
-        stats.by_kind.setdefault(kind, []).append(took)
-        if kind in ("move", "computer"):
-            stats.latencies.append(took)
-        return status, headers, text
+              ) -> tuple[int, str, str]:
+        began = time.perf_counter()
+        answer = session.request(method, path, data, htmx=htmx)
+        kinds.setdefault(kind, []).append(time.perf_counter() - began)
+        return answer
 
     for _ in range(max_games):
-        if time.monotonic() >= deadline[0]:
+        if time.monotonic() >= end:
             break
         try:
-            status, headers, text = timed(
+            status, location, text = timed(
                 "new game", "POST", "/games/new/",
                 {"variant": "classic", "opponent": "easy", "strategy": "random", "side": rng.choice("XO")}, htmx=False,
             )
-            match = GAME_RE.search(headers.get("location", ""))
+            match = GAME_RE.search(location)
             if status != 302 or not match:
                 stats.errors.append(f"new game: {status} {text[:200]}")
                 continue
@@ -161,56 +189,73 @@ def play(port: int, username: str, start: threading.Barrier, deadline: list[floa
             if status != 200:
                 stats.errors.append(f"game page: {status}")
                 continue
-            while time.monotonic() < deadline[0]:
-                cells = MOVE_RE.findall(text)
-                status_text = (STATUS_RE.search(text) or [None, ""])[1]
-                if cells:
-                    status, _, text = timed("move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells)})
-                elif "wins" in status_text or "Draw" in status_text:
+            ply = 0
+            while time.monotonic() < end:
+                found = PLY_RE.search(text)
+                if found is None:
+                    stats.errors.append(f"game {game_id}: no #play in the answer")
+                    break
+                new_ply, game_status = int(found.group(1)), found.group(2)
+                stats.moves += new_ply - ply
+                stats.accepted[game_id] = ply = new_ply
+                if game_status == "finished":
                     stats.games_finished += 1
                     break
-                else:
+                cells = MOVE_RE.findall(text)
+                if cells:
+                    status, _, text = timed("move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells)})
+                else:  # the computer is to move first (we took O): the page asks for its move
                     status, _, text = timed("computer", "POST", f"/games/{game_id}/computer/", {})
                 if status != 200:
                     stats.errors.append(f"move in game {game_id}: {status} {text[:200]}")
                     break
-                stats.moves += 1
-                stats.accepted[game_id] += 1
+            else:  # time is up: count what the last answer showed
+                found = PLY_RE.search(text)
+                if found is not None:
+                    stats.moves += int(found.group(1)) - ply
+                    stats.accepted[game_id] = int(found.group(1))
         except Exception as err:  # noqa: BLE001 - counted and shown
             stats.errors.append(f"{username}: {type(err).__name__}: {err}")
             fresh = Session(port)
             fresh.cookies = session.cookies
             session = fresh
+    stats.cpu = time.process_time() - cpu0
+    out.put(stats)
 
 
-def hammer(port: int, path: str, threads: int, seconds: float) -> tuple[float, list[float], int]:
-    """Requests/s, latencies and errors of ``threads`` clients GETting ``path`` for ``seconds``."""
+def hammer_one(port: int, path: str, seconds: float, out: Any) -> None:
+    session = Session(port)
     latencies: list[float] = []
-    errors = [0]
+    errors = 0
+    cpu0 = time.process_time()
     deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        began = time.perf_counter()
+        try:
+            status, _, _ = session.request("GET", path)
+        except Exception:  # noqa: BLE001
+            status = 0
+            session = Session(port)
+        latencies.append(time.perf_counter() - began)
+        if status != 200:
+            errors += 1
+    out.put((latencies, errors, time.process_time() - cpu0))
 
-    def run() -> None:
-        session = Session(port)
-        mine = []
-        while time.monotonic() < deadline:
-            start = time.perf_counter()
-            try:
-                status, _, _ = session.request("GET", path)
-            except Exception:  # noqa: BLE001
-                status = 0
-                session = Session(port)
-            mine.append(time.perf_counter() - start)
-            if status != 200:
-                errors[0] += 1
-        latencies.extend(mine)
 
+def hammer(port: int, path: str, clients: int, seconds: float) -> tuple[float, list[float], int, float]:
+    """Requests/s, latencies, errors and client CPU seconds of ``clients`` processes GETting ``path``."""
+    ctx = mp.get_context("fork")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=hammer_one, args=(port, path, seconds, out)) for _ in range(clients)]
     began = time.monotonic()
-    workers = [threading.Thread(target=run) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return len(latencies) / (time.monotonic() - began), latencies, errors[0]
+    for proc in procs:
+        proc.start()
+    results = [out.get() for _ in procs]
+    elapsed = time.monotonic() - began
+    for proc in procs:
+        proc.join()
+    latencies = [x for lat, _, _ in results for x in lat]
+    return len(latencies) / elapsed, latencies, sum(r[1] for r in results), sum(r[2] for r in results)
 
 
 def percentiles(values: list[float]) -> str:
@@ -218,6 +263,23 @@ def percentiles(values: list[float]) -> str:
         return "n/a"
     qs = statistics.quantiles(values, n=100, method="inclusive")
     return f"p50 {qs[49] * 1000:.1f} ms, p95 {qs[94] * 1000:.1f} ms, p99 {qs[98] * 1000:.1f} ms"
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its gunicorn workers."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for one in (pid, *map(int, children)):
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 # One database ------------------------------------------------------------------------------------------
@@ -289,6 +351,7 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     from games.services import game_moves, state_after
     from players.models import Player
 
+    load_before = os.getloadavg()[0]
     print(f"\n== {label}: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}", flush=True)
     call_command("migrate", verbosity=0)
     collect_static(env)
@@ -304,46 +367,71 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", "config.wsgi:application"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None,
     )
-    ok = True
+    ctx = mp.get_context("fork")
     try:
         wait_ready(port, proc)
         trivial = []
-        for path in ("/accounts/login/", "/api/variants"):
+        for path in ("/healthz", "/accounts/login/"):
             hammer(port, path, args.players, 1.0)  # warm up
-            rate, lat, errors = hammer(port, path, args.players, args.trivial_seconds)
-            trivial.append((path, rate, lat, errors))
-        stats = Stats()
-        deadline = [0.0]
-        began = [0.0]
+            cpu0 = process_cpu(proc.pid)
+            rate, lat, errors, client_cpu = hammer(port, path, args.players, args.trivial_seconds)
+            trivial.append((path, rate, lat, errors, client_cpu, process_cpu(proc.pid) - cpu0))
 
-        def go() -> None:  # run by the last player to sign in, as all are released together
-            began[0] = time.monotonic()
-            deadline[0] = began[0] + args.seconds
+        # The players: one process each, released together once all have signed in.
+        deadline = ctx.Value("d", 0.0)
 
-        start = threading.Barrier(len(names), action=go)
-        threads = [
-            threading.Thread(target=play, args=(port, name, start, deadline, args.max_games, args.seed + i, stats))
+        def go() -> None:  # run by the last player to sign in
+            deadline.value = time.monotonic() + args.seconds
+
+        start = ctx.Barrier(len(names), action=go)
+        out = ctx.Queue()
+        players = [
+            ctx.Process(target=play, args=(port, name, start, deadline, args.max_games, args.seed + i, out))
             for i, name in enumerate(names)
         ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - began[0]
+        for player in players:
+            player.start()
+        results = []
+        server_cpu0 = began = None
+        while len(results) < len(players):
+            if began is None and deadline.value:
+                began, server_cpu0 = deadline.value - args.seconds, process_cpu(proc.pid)
+            try:
+                results.append(out.get(timeout=0.05))
+            except Exception:  # noqa: BLE001 - queue.Empty: keep waiting
+                continue
+        elapsed = time.monotonic() - (began or deadline.value - args.seconds)
+        server_cpu = process_cpu(proc.pid) - (server_cpu0 or 0.0)
+        for player in players:
+            player.join()
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    stats = Stats()
+    for result in results:
+        stats.merge(result)
 
-    print(f"  {args.players} players, {args.workers} gunicorn workers, {elapsed:.1f} s")
-    print(f"  moves: {stats.moves} ({stats.moves / elapsed:.0f} moves/s), {percentiles(stats.latencies)}, "
-          f"max {max(stats.latencies, default=0) * 1000:.0f} ms")
+    latencies = stats.move_latencies
+    requests = len(latencies)
+    cores = os.cpu_count() or 1
+    print(f"  {args.players} players (one client process each), {args.workers} gunicorn workers, {elapsed:.1f} s, "
+          f"{cores} cores; load average before: {load_before:.2f}")
+    print(f"  moves stored: {stats.moves} ({stats.moves / elapsed:.0f} moves/s, the players' and the computer's "
+          f"replies); move requests: {requests} ({requests / elapsed:.0f}/s)")
+    print(f"  move request latency: {percentiles(latencies)}, max {max(latencies, default=0) * 1000:.0f} ms")
     print(f"  games: {stats.games_started} started, {stats.games_finished} finished; errors: {len(stats.errors)}")
     for error in stats.errors[:5]:
         print(f"    {error}")
     for kind, values in stats.by_kind.items():
         print(f"    {kind:>9}: {len(values)} requests, {percentiles(values)}")
-    for path, rate, lat, errors in trivial:
-        print(f"  trivial GET {path}: {rate:.0f} requests/s, {percentiles(lat)}, errors: {errors}")
+    all_requests = sum(len(v) for v in stats.by_kind.values())
+    print(f"  CPU while playing: server (gunicorn) {server_cpu:.1f} s = {server_cpu / elapsed * 100:.0f}% of a core, "
+          f"{server_cpu / max(all_requests, 1) * 1000:.2f} ms per request; client {stats.cpu:.1f} s = "
+          f"{stats.cpu / elapsed * 100:.0f}% of a core, {stats.cpu / max(all_requests, 1) * 1000:.2f} ms per request")
+    for path, rate, lat, errors, client_cpu, srv_cpu in trivial:
+        per = 1000 / max(len(lat), 1)
+        print(f"  trivial GET {path}: {rate:.0f} requests/s, {percentiles(lat)}, errors: {errors}; CPU per request: "
+              f"server {srv_cpu * per:.2f} ms, client {client_cpu * per:.2f} ms")
     ok = not stats.errors and all(t[3] == 0 for t in trivial)
 
     # Nothing lost: replay every stored game through the engine.
@@ -359,6 +447,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
         except ValueError as err:
             problems.append(f"game {game.pk}: replay fails: {err}")
             continue
+        if game.move_list != ",".join(map(str, moves)):
+            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
         if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
             problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
         if state.is_over != (game.status == Game.Status.FINISHED):
