@@ -354,13 +354,25 @@ def _lock(game: Game | int) -> Game:
 
 
 def _lock_visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
-    """``_lock``; with ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound."""
+    """The game row alone, locked (the move paths); with ``missing_if_hidden`` a missing game, or one
+    ``player`` may not see, is GameNotFound.
+
+    No joins: compiling and reading four player rows cost more than the rest of the query. ``player``
+    is attached to the seats it holds; another seat's player is read only if something asks for it
+    (the name of a human opponent on the page).
+    """
+    pk = game if isinstance(game, int) else game.pk
     try:
-        locked = _lock(game)
+        locked = Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         if missing_if_hidden:
             raise GameNotFound("no such game") from None
         raise
+    pid = getattr(player, "pk", None)
+    if pid is not None:
+        for name in ("x_player", "o_player", "created_by", "invitee"):
+            if getattr(locked, f"{name}_id") == pid:
+                setattr(locked, name, player)
     if missing_if_hidden:
         from .selectors import can_view
 
