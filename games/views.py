@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
@@ -168,11 +168,32 @@ def board_context(game: Game, state, *, player=None, interactive: bool = False, 
     }
 
 
-def move_rows(game: Game, moves: list[int], cols: int) -> list[dict[str, Any]]:
-    return [
-        {"ply": i, "side": "X" if i % 2 else "O", "move": move, **cell_position(game, move, cols)}
-        for i, move in enumerate(moves, start=1)
-    ]
+def move_rows(game: Game, moves: list[int], cols: int, *, replay_ply: int | None = None) -> SafeString:
+    """The rows of the move list (``_moves.html``): play no., player, board and position (nested) or position.
+
+    Built here rather than by a template loop (a long game has hundreds of rows); everything in a row is
+    a number, X/O or a cell name made of a column letter and a number, so there is nothing to escape.
+    With ``replay_ply`` (the replay page) each play number links to that step and that row is current.
+    """
+    nested = game.variant in ("ultimate", "multi")
+    replay_url = reverse("games:replay", args=[game.pk]) if replay_ply is not None else ""
+    rows = []
+    for ply, move in enumerate(moves, start=1):
+        side = "X" if ply % 2 else "O"
+        if nested:
+            board, cell = divmod(move, 9)
+            where = f"<td>{board}</td><td>{cell}</td>"
+        else:
+            where = f"<td>{cell_position(game, move, cols)['name']}</td>"
+        if replay_ply is None:
+            head, number = f'<tr data-ply="{ply}">', str(ply)
+        else:
+            current = ' class="current" aria-current="step"' if ply == replay_ply else ""
+            head = f'<tr{current} data-ply="{ply}">'
+            link = f"{replay_url}?ply={ply}"
+            number = f'<a href="{link}" hx-get="{link}" hx-target="#replay" hx-swap="outerHTML">{ply}</a>'
+        rows.append(f'{head}<td>{number}</td><td><span class="mark-{side.lower()}">{side}</span></td>{where}</tr>')
+    return mark_safe("\n".join(rows))
 
 
 def status_context(game: Game, state, player) -> dict[str, Any]:
@@ -508,7 +529,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "forward": min(total, ply + 1),
         "last": total,
         "board": board_context(game, state, last=moves[ply - 1] if ply else -1),
-        "moves": move_rows(game, moves, state.variant.cols),
+        "moves": move_rows(game, moves, state.variant.cols, replay_ply=ply),
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
         "x_label": game.seat_label("X"),
