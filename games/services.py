@@ -168,6 +168,12 @@ def game_position(game: Game) -> Position:
     return Position(game=game, state=state_after(game, moves), moves=moves)
 
 
+def fresh_position(game: Game) -> Position:
+    """The position of a ``game`` row just read from the database: from its move-list cache (no query)."""
+    moves = current_moves(game)
+    return Position(game=game, state=state_after(game, moves), moves=moves)
+
+
 #: strategies that answer in a few milliseconds on every variant they support (engine bench: <= 2 ms on 19 x 19)
 QUICK_STRATEGIES = frozenset({"random", "ring", "threats", "pairing"})
 

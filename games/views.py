@@ -48,6 +48,7 @@ from .services import (
     challenge_accept,
     challenge_cancel,
     computer_move,
+    fresh_position,
     game_create,
     game_moves,
     game_position,
@@ -353,7 +354,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
-    return _render_play(request, game_position(game))
+    return _render_play(request, fresh_position(game))
 
 
 @login_required
@@ -434,7 +435,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
         return reswap(retarget(response, "#game-error"), "innerHTML")
     if str(row["version"]) == request.GET.get("v"):
         return HttpResponse(status=204)
-    return _render_play(request, game_position(_game_for(request, pk)))
+    return _render_play(request, fresh_position(_game_for(request, pk)))
 
 
 def _after_action(request: HttpRequest, game: Game) -> HttpResponse:
