@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from django.contrib import messages
@@ -86,6 +87,19 @@ def _parse_move(raw: str | None) -> int:
         shown = raw[:20] or "nothing"
         raise InvalidMove(f"a move must be a cell number, not {shown!r}" if raw else "no move was sent")
     return int(raw)
+
+
+@cache
+def _game_url_format(name: str) -> str:
+    """``reverse(name, args=[pk])`` as a format string: the move partial needs four game URLs per answer."""
+    marker = 987654321
+    return reverse(name, args=[marker]).replace(str(marker), "{}")
+
+
+def game_urls(pk: int) -> dict[str, str]:
+    return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
+        ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
+    )}
 
 
 def _message(err: Exception) -> str:
@@ -262,6 +276,7 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
     offered_by = game.rematch_offered_by_id
     return {
         "game": game,
+        "urls": game_urls(game.pk),
         "state": state,
         "board": board_context(game, state, player=player, interactive=True),
         "status": status,
