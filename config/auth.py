@@ -15,6 +15,8 @@ import os
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
 
 
@@ -24,6 +26,16 @@ class ThrottledLoginBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+class PlayerBackend(ModelBackend):
+    """Django's ModelBackend; the signed-in player of each request is read by a query compiled once."""
+
+    def get_user(self, user_id: Any) -> Any:
+        from config.pk_lookup import get_by_pk
+
+        user = get_by_pk(get_user_model(), user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None
 
 
 def client_ip(request: HttpRequest) -> str:

@@ -107,7 +107,7 @@ SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "django.contrib.session
 # The throttling backend comes first; it only refuses, ModelBackend does the real authentication.
 AUTHENTICATION_BACKENDS = [
     "config.auth.ThrottledLoginBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "config.auth.PlayerBackend",  # ModelBackend reading the player of each request by a precompiled query
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_COOLOFF_MINUTES", "15")))

@@ -104,3 +104,17 @@ def test_my_profile_redirects_to_own_page(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("jack", password=PASSWORD))
     response = client.get(reverse("my_profile"))
     assert response["Location"] == reverse("profile", args=["jack"])
+
+
+def test_player_backend_reads_the_signed_in_player_like_the_orm(player):
+    from config.auth import PlayerBackend
+    from players.models import Player
+
+    backend = PlayerBackend()
+    user = backend.get_user(player.pk)
+    expected = Player.objects.get(pk=player.pk)
+    fields = [f.attname for f in Player._meta.concrete_fields]
+    assert {f: getattr(user, f) for f in fields} == {f: getattr(expected, f) for f in fields}
+    assert backend.get_user(player.pk + 1000) is None
+    Player.objects.filter(pk=player.pk).update(is_active=False)
+    assert backend.get_user(player.pk) is None
