@@ -23,7 +23,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.pk_lookup import get_by_pk
+from config.pk_lookup import get_by_pk, insert_rows, update_fields
 
 from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant
 from .models import LEVELS, SIDES, Game, Move, Opponent
@@ -406,15 +406,13 @@ def _check_playable(game: Game) -> None:
 def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
     """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them).
 
-    One INSERT for the Move rows and one UPDATE of the game (ply, move list, version, result).
+    One INSERT for the Move rows and one UPDATE of the game (ply, move list, version, result), by SQL
+    built once (config.pk_lookup): building it through the ORM cost more than running it.
     """
     first = len(moves) + 1
     rows = [Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
             for ply, move in enumerate(played, start=first)]
-    if len(rows) == 1:
-        rows[0].save(force_insert=True)
-    else:
-        Move.objects.bulk_create(rows)
+    insert_rows(rows)
     all_moves = [*moves, *played]
     game.ply = state.ply
     game.move_list = ",".join(map(str, all_moves))
@@ -429,7 +427,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
             game.result = state.winner
             game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
         fields += ["status", "finished", "result", "result_reason"]
-    game.save(update_fields=fields)
+    update_fields(game, fields)
     return Position(game=game, state=state, moves=all_moves)
 
 

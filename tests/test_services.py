@@ -330,3 +330,18 @@ def test_locked_row_loader_reads_what_the_orm_reads(make_game, player, other_pla
     assert {f: getattr(locked, f) for f in fields} == {f: getattr(expected, f) for f in fields}
     assert locked.options == {"size": 5} and locked.private is True and locked.created.tzinfo is not None
     assert not locked._state.adding
+
+
+def test_recorded_rows_read_back_as_the_orm_writes_them(player):
+    """The move path writes its Move rows and the game's UPDATE by SQL built once: same values as save()."""
+    from django.utils import timezone
+
+    game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="random")
+    before = Game.objects.get(pk=game.pk).updated
+    position = move_play(game=game, player=player, move=4, quick_reply=True)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.ply == 2 and stored.version == 1 and stored.updated > before
+    assert stored.move_list == ",".join(map(str, position.moves))
+    rows = list(Move.objects.filter(game=game).order_by("ply"))
+    assert [(m.ply, m.move, m.side) for m in rows] == [(1, 4, "X"), (2, position.moves[1], "O")]
+    assert all(abs((timezone.now() - m.created).total_seconds()) < 60 for m in rows)
