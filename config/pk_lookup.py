@@ -35,6 +35,10 @@ def get_by_pk(model: type[M], pk: Any, *, for_update: bool = False) -> M | None:
     """``model`` row ``pk`` (None if there is none); ``for_update``: locked, inside the caller's transaction."""
     alias = router.db_for_write(model) if for_update else router.db_for_read(model)
     connection = connections[alias]
+    if isinstance(pk, int):  # as the ORM: a number the column cannot hold matches no row
+        low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
+        if (low is not None and pk < low) or (high is not None and pk > high):
+            return None
     sql, fields, converters = _compiled(model, alias, for_update)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])

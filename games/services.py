@@ -369,13 +369,37 @@ def _locked_game_row(pk: int) -> Game | None:
     return get_by_pk(Game, pk, for_update=True)
 
 
+def game_for_page(pk: int, player) -> Game | None:
+    """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
+    game = get_by_pk(Game, pk)
+    if game is not None:
+        attach_players(game, player)
+    return game
+
+
+def attach_players(game: Game, player) -> None:
+    """Fill the game's player relations (seats, creator, invitee): ``player`` (the one asking) where it is
+    that person, the others read by a precompiled lookup each; cheaper than compiling a four-way join."""
+    from django.contrib.auth import get_user_model
+
+    pid = getattr(player, "pk", None)
+    found: dict[int, Any] = {pid: player} if pid is not None else {}
+    for name in ("x_player", "o_player", "created_by", "invitee"):
+        other = getattr(game, f"{name}_id")
+        if other is None:
+            continue
+        if other not in found:
+            found[other] = get_by_pk(get_user_model(), other)
+        if found[other] is not None:
+            setattr(game, name, found[other])
+
+
 def _lock_visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
     """The game row alone, locked (the move paths); with ``missing_if_hidden`` a missing game, or one
     ``player`` may not see, is GameNotFound.
 
-    No joins: compiling and reading four player rows cost more than the rest of the query. ``player``
-    is attached to the seats it holds; another seat's player is read only if something asks for it
-    (the name of a human opponent on the page).
+    No joins: compiling a query with four player rows cost more than the rest of the query. ``player``
+    is attached to the seats it holds, another person's row is read by a precompiled lookup.
     """
     pk = game if isinstance(game, int) else game.pk
     locked = _locked_game_row(pk)
@@ -383,11 +407,7 @@ def _lock_visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
         if missing_if_hidden:
             raise GameNotFound("no such game")
         raise Game.DoesNotExist(f"no game {pk}")
-    pid = getattr(player, "pk", None)
-    if pid is not None:
-        for name in ("x_player", "o_player", "created_by", "invitee"):
-            if getattr(locked, f"{name}_id") == pid:
-                setattr(locked, name, player)
+    attach_players(locked, player)
     if missing_if_hidden:
         from .selectors import can_view
 

@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -51,6 +51,7 @@ from .services import (
     computer_move,
     fresh_position,
     game_create,
+    game_for_page,
     game_moves,
     game_position,
     game_resign,
@@ -75,8 +76,8 @@ COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRST"  # no I, as on go and gomoku boards; 19 l
 
 def _game_for(request: HttpRequest, pk: int) -> Game:
     """The game if the signed-in player may see it; 404 otherwise (no hint that it exists)."""
-    game = get_object_or_404(Game.objects.select_related("x_player", "o_player", "created_by", "invitee"), pk=pk)
-    if not can_view(game, request.user):
+    game = game_for_page(pk, request.user)
+    if game is None or not can_view(game, request.user):
         raise Http404("No such game.")
     return game
 

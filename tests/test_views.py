@@ -510,3 +510,10 @@ def test_replay_of_nested_game(player_client, make_game, player):
     html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3}).content.decode()
     assert len(re.findall(r"data-cell=", html)) == 81
     assert "Play No." in html and "<th scope=\"col\">Board</th>" in html
+
+
+def test_game_ids_out_of_the_databases_range_are_404(player_client):
+    for url in ("/games/99999999999999999999/", "/games/0/"):
+        assert player_client.get(url).status_code == 404
+    for url in ("/games/99999999999999999999/move/", "/games/99999999999999999999/computer/"):
+        assert player_client.post(url, {"move": "1"}, **HTMX).status_code == 404
