@@ -26,7 +26,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(request.POST)
         if form.is_valid():
             player = form.save()
-            login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, player, backend="config.auth.PlayerBackend")
             messages.success(request, f"Welcome, {player.username}! Start a game below.")
             if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
                 return redirect(next_url)

@@ -21,6 +21,7 @@ def test_signup_creates_player_and_logs_in(client):
     player = Player.objects.get(username="alice")
     assert player.check_password(PASSWORD)
     assert client.session["_auth_user_id"] == str(player.pk)
+    assert client.get(reverse("games:new")).status_code == 200  # the session's backend is a configured one
 
 
 def test_signup_follows_safe_next_only(client):
