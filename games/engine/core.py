@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -12,7 +13,7 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow; the message says why."""
 
 
-class Variant:
+class Variant(ABC):
     """A rule set with its options. Subclasses set ``key`` and build their tables in ``__init__``."""
 
     key: ClassVar[str] = ""
@@ -26,8 +27,8 @@ class Variant:
     rows: int
     cols: int
 
-    def new_game(self) -> State:  # pragma: no cover - every variant overrides it
-        raise NotImplementedError
+    @abstractmethod
+    def new_game(self) -> State: ...
 
     @classmethod
     def check_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,7 +71,7 @@ class Variant:
         return hash((self.key, tuple(sorted(self.options.items()))))
 
 
-class State:
+class State(ABC):
     """One position. Immutable by contract: ``play`` returns a new state."""
 
     __slots__ = ()
@@ -85,15 +86,15 @@ class State:
         """X moves first, then the sides alternate."""
         return "X" if self.ply % 2 == 0 else "O"
 
-    def legal_moves(self) -> list[int]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def legal_moves(self) -> list[int]: ...
 
-    def play(self, move: int) -> State:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def play(self, move: int) -> State: ...
 
     @property
-    def cells(self) -> tuple[str | None, ...]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def cells(self) -> tuple[str | None, ...]: ...
 
     def _check_move_type(self, move: object) -> int:
         if isinstance(move, bool) or not isinstance(move, int):

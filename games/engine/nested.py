@@ -8,6 +8,7 @@ mask: whether it holds a line, its empty cells, the next open board. Move = 9 * 
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from collections.abc import Callable
 from operator import or_
 from typing import Any
@@ -294,13 +295,13 @@ class NestedVariant(Variant):
         return NestedState(self, (0,) * 9, (0,) * 9, 0, 0, 0, -1, 0, None, False)
 
     # Rule hooks --------------------------------------------------------------------------
+    @abstractmethod
     def next_target(self, closed: int, cell: int) -> int:
         """The board the next move is sent to (-1: any open board)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result(self, xwon: int, owon: int, closed: int, mover: int) -> tuple[bool, int]:
         """(is_over, winner index: 0 X, 1 O, -1 none) after ``mover`` moved."""
-        raise NotImplementedError
 
     def playout(self, state: NestedState, rng: random.Random | None = None) -> str | None:
         """Play uniformly random moves to the end; return the winner ("X", "O") or None for a draw."""
@@ -318,18 +319,19 @@ class NestedVariant(Variant):
     # Results are ints: 0 X won, 1 O won, -1 draw, ONGOING while the game goes on.
 
     @staticmethod
+    @abstractmethod
     def raw_playout(
         xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
         randbytes: Callable[[int], bytes],
-    ) -> int:  # pragma: no cover - every variant overrides it
-        raise NotImplementedError
+    ) -> int:
+        """Random moves to the end from the raw position; returns the result."""
 
     @staticmethod
+    @abstractmethod
     def raw_step(
         xs: list[int], os_: list[int], occ: list[int], won: list[int], full: int, side: int, move: int
-    ) -> tuple[int, int, int]:  # pragma: no cover - every variant overrides it
+    ) -> tuple[int, int, int]:
         """Play ``move`` for ``side`` in place (``won`` is [xwon, owon]); return (full, target, result)."""
-        raise NotImplementedError
 
     def raw_closed(self, xwon: int, owon: int, full: int) -> int:
         return full | xwon | owon if self.closes_won else full

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
 from ..core import State, Variant
@@ -21,7 +22,7 @@ def register(cls: S) -> S:
     return cls
 
 
-class Strategy:
+class Strategy(ABC):
     """Base class: subclasses set ``name``, ``option_spec`` and implement ``supports`` and ``_choose``."""
 
     name: ClassVar[str] = ""
@@ -52,8 +53,8 @@ class Strategy:
             raise ValueError("the game is over: there is no move to choose")
         return self._choose(state)
 
-    def _choose(self, state: State) -> int:  # pragma: no cover - subclasses implement it
-        raise NotImplementedError
+    @abstractmethod
+    def _choose(self, state: State) -> int: ...
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items() if v is not None)
