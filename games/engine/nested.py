@@ -92,10 +92,7 @@ def _playout_ultimate(
     """
     pick, win9 = PICK9, WIN9
     owned = xwon | owon
-    if side:
-        mine, theirs, mw, tw = os_, xs, owon, xwon
-    else:
-        mine, theirs, mw, tw = xs, os_, xwon, owon
+    mine, theirs = (os_, xs) if side else (xs, os_)
     if target < 0:
         target = _free_board(occ, full, randbytes)
     while True:
@@ -111,16 +108,22 @@ def _playout_ultimate(
             mm = mine[target] | bit
             mine[target] = mm
             if win9[mm] and not owned >> target & 1:
+                # rare: the won masks are looked after here rather than swapped every move
                 owned |= 1 << target
-                mw |= 1 << target
-                if win9[mw]:
-                    return 0 if mine is xs else 1
+                if mine is xs:
+                    xwon |= 1 << target
+                    if win9[xwon]:
+                        return 0
+                else:
+                    owon |= 1 << target
+                    if win9[owon]:
+                        return 1
             if o == 511:
                 full |= 1 << target
                 if full == 511:
                     return -1
             target = c
-            mine, theirs, mw, tw = theirs, mine, tw, mw
+            mine, theirs = theirs, mine
 
 
 def _playout_closed(
@@ -131,10 +134,7 @@ def _playout_closed(
     pick, free_pick, win9, sent, board_cell = PICK9, FREE_PICK, WIN9, SENT, BOARD_CELL
     closed = full | xwon | owon
     row = sent[closed]
-    if side:
-        mine, theirs, mw, tw = os_, xs, owon, xwon
-    else:
-        mine, theirs, mw, tw = xs, os_, xwon, owon
+    mine, theirs = (os_, xs) if side else (xs, os_)
     while True:
         for r in randbytes(_CHUNK):
             if target >= 0:
@@ -155,9 +155,14 @@ def _playout_closed(
             mm = mine[b] | bit
             mine[b] = mm
             if win9[mm]:  # a board is closed once won, so this is a fresh win
-                mw |= 1 << b
-                if win9[mw]:
-                    return 0 if mine is xs else 1
+                if mine is xs:
+                    xwon |= 1 << b
+                    if win9[xwon]:
+                        return 0
+                else:
+                    owon |= 1 << b
+                    if win9[owon]:
+                        return 1
                 closed |= 1 << b
                 if closed == 511:
                     return -1
@@ -168,7 +173,7 @@ def _playout_closed(
                     return -1
                 row = sent[closed]
             target = row[c]
-            mine, theirs, mw, tw = theirs, mine, tw, mw
+            mine, theirs = theirs, mine
 
 
 def _playout_multi(
@@ -180,10 +185,7 @@ def _playout_multi(
     pick, win9, next_open = PICK9, WIN9, NEXT_OPEN
     closed = full | xwon | owon
     row = next_open[closed]
-    if side:
-        mine, theirs, mw, tw = os_, xs, owon, xwon
-    else:
-        mine, theirs, mw, tw = xs, os_, xwon, owon
+    mine, theirs = (os_, xs) if side else (xs, os_)
     if target < 0:
         target = _free_board(occ, closed, randbytes)
     while True:
@@ -197,20 +199,24 @@ def _playout_multi(
             mm = mine[target] | bit
             mine[target] = mm
             if win9[mm]:
-                mw |= 1 << target
+                # rare: the won masks are looked after here rather than swapped every move
+                if mine is xs:
+                    xwon |= 1 << target
+                else:
+                    owon |= 1 << target
                 closed |= 1 << target
             elif o == 511:
                 closed |= 1 << target
             else:
                 target = row[c]
-                mine, theirs, mw, tw = theirs, mine, tw, mw
+                mine, theirs = theirs, mine
                 continue
             if closed == 511:
-                nx, no = (POPCOUNT9[mw], POPCOUNT9[tw]) if mine is xs else (POPCOUNT9[tw], POPCOUNT9[mw])
+                nx, no = POPCOUNT9[xwon], POPCOUNT9[owon]
                 return 0 if nx > no else 1 if no > nx else -1
             row = next_open[closed]
             target = row[c]
-            mine, theirs, mw, tw = theirs, mine, tw, mw
+            mine, theirs = theirs, mine
 
 
 def _step_ultimate(
