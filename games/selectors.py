@@ -33,12 +33,9 @@ def can_view(game: Game, player) -> bool:
     Its players, its creator and the invitee of a direct challenge always; anyone else signed in
     only when the game is public (``private`` False): spectators watch read-only.
     """
-    pid = getattr(player, "pk", None)
-    if pid is None or not getattr(player, "is_authenticated", True):
+    if not getattr(player, "is_authenticated", True):
         return False
-    if pid in (game.x_player_id, game.o_player_id, game.created_by_id, game.invitee_id):
-        return True
-    return not game.private
+    return is_involved(game, player) or not game.private
 
 
 def is_involved(game: Game, player) -> bool:

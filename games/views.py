@@ -437,19 +437,16 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """
     row = (
         Game.objects.filter(pk=pk)
-        .values("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id")
+        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id")
         .first()
     )
-    if row is None or (
-        row["private"]
-        and request.user.pk not in (row["x_player_id"], row["o_player_id"], row["created_by_id"], row["invitee_id"])
-    ):
+    if row is None or not can_view(row, request.user):
         # A cancelled challenge, or a game this player may not see: the same answer (no hint).
         response = render(
             request, "games/partials/_error.html", {"error": "This game is no longer available."}, status=404
         )
         return reswap(retarget(response, "#game-error"), "innerHTML")
-    if str(row["version"]) == request.GET.get("v"):
+    if str(row.version) == request.GET.get("v"):
         return HttpResponse(status=204)
     return _render_play(request, fresh_position(_game_for(request, pk)))
 
