@@ -6,8 +6,8 @@
 For each database: a fresh database (a temporary SQLite file; a throw-away PostgreSQL server started by
 scripts/with-postgres.sh with its production durability settings, or DATABASE_URL if given), migrated;
 N players are created. Each player is a separate client process (so the client does not serialise on
-one interpreter lock and measures the server, not itself) with its own keep-alive connection and
-cookies; it signs in through the real login page before the clock starts, then plays whole classic
+one interpreter lock and measures the server, not itself) with its own connection and cookies, speaking
+HTTP/1.1 over a plain socket (``Session``: about a fifth of the client CPU that http.client cost); it signs in through the real login page before the clock starts, then plays whole classic
 games against the ``random`` strategy the way the game page does with htmx: create the game (POST
 /games/new/, then GET the game page), then POST /games/<id>/move/ (a cell among the answer's
 ``data-move`` buttons), with HX-Request and the CSRF header, until the game is over or the time is up;
@@ -19,9 +19,12 @@ read the whole answer. The client reads only three attributes of each answer, wi
 ``data-ply`` and ``data-game-status`` of ``#play`` and the ``data-move`` cells.
 
 For scale, the same server's throughput on a trivial view (``/healthz``: no session, no database) and
-on the login page is measured with the same number of client processes. The CPU time the client
-processes and the gunicorn processes used while playing is printed too: client and server share
-the machine's cores.
+on the login page is measured with the same number of client processes, and first, once, this
+machine's ceiling: the same gunicorn settings serving a WSGI app that does nothing
+(bench/bare_wsgi.py). Each of these is measured again with wrk when it is installed (Debian's
+``wrk``: a C load generator that leaves the cores to the server). The CPU time the client processes
+and the gunicorn processes used while playing is printed too: client and server share the machine's
+cores.
 
 At the end nothing may be lost: every game's stored moves (the Move rows) replay cleanly through the
 engine (games.services.state_after), ply numbers are 1..n, the game's ply, move-list cache, status and
@@ -33,7 +36,6 @@ The load stays on 127.0.0.1, bounded in time (--seconds per database) and count 
 from __future__ import annotations
 
 import argparse
-import http.client
 import multiprocessing as mp
 import os
 import random
@@ -60,46 +62,95 @@ STATIC_CACHE = Path(tempfile.gettempdir()) / "ttt-bench-static"
 
 
 class Session:
-    """One browser: a keep-alive connection to the server (reopened when the server closes it) and its cookies."""
+    """One browser: a connection to the server (kept alive while the server allows it) and its cookies.
+
+    HTTP/1.1 over a plain socket, written for this benchmark: the requests are a few formatted lines and
+    the answers are read by their Content-Length, so that a request costs the client about a fifth of
+    what http.client costs (the clients share the machine's cores with the server they measure).
+    """
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.sock: socket.socket | None = None
         self.cookies: dict[str, str] = {}
         self.host = f"127.0.0.1:{port}"
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock
+        return sock
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
 
     def request(self, method: str, path: str, data: dict | None = None, *, htmx: bool = False
                 ) -> tuple[int, str, str]:
         """(status, Location header, body)."""
-        headers = {"Host": self.host}
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
         if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if data is not None:
-            body = urlencode(data)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if method == "POST" and "csrftoken" in self.cookies:
-            headers["X-CSRFToken"] = self.cookies["csrftoken"]
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        body = b""
+        if method == "POST":
+            body = urlencode(data or {}).encode()
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+            lines.append(f"Content-Length: {len(body)}")
+            if "csrftoken" in self.cookies:
+                lines.append(f"X-CSRFToken: {self.cookies['csrftoken']}")
         if htmx:
-            headers["HX-Request"] = "true"
-        for attempt in (1, 2):
-            try:
-                self.conn.request(method, path, body=body, headers=headers)
-                response = self.conn.getresponse()
-                text = response.read().decode()
-                break
-            except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest):
-                # A keep-alive connection the server closed meanwhile: the request never reached the
-                # app; send it again on a new connection.
-                self.conn.close()
-                if attempt == 2:
-                    raise
-        if response.will_close:
-            self.conn.close()  # gunicorn's sync workers answer "Connection: close"; reconnects on the next request
-        for value in response.headers.get_all("Set-Cookie") or ():
-            key, _, rest = value.partition("=")
-            self.cookies[key.strip()] = rest.split(";", 1)[0]
-        return response.status, response.headers.get("Location", ""), text
+            lines.append("HX-Request: true")
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        reused = self.sock is not None
+        sock = self.sock or self._connect()
+        try:
+            sock.sendall(raw)
+            head, rest = self._read_head(sock)
+        except (ConnectionError, EOFError):
+            # A kept-alive connection the server had closed meanwhile: the request never reached the
+            # app; send it once more on a new connection.
+            self.close()
+            if not reused:
+                raise
+            sock = self._connect()
+            sock.sendall(raw)
+            head, rest = self._read_head(sock)
+        status_line, *header_lines = head.split("\r\n")
+        status = int(status_line.split(" ", 2)[1])
+        length, location, close = 0, "", False
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            name, value = name.lower(), value.strip()
+            if name == "content-length":
+                length = int(value)
+            elif name == "set-cookie":
+                key, _, cookie = value.partition("=")
+                self.cookies[key.strip()] = cookie.split(";", 1)[0]
+            elif name == "location":
+                location = value
+            elif name == "connection":
+                close = value.lower() == "close"
+        while len(rest) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection in the middle of an answer")
+            rest += chunk
+        if close:
+            self.close()  # gunicorn's sync workers answer "Connection: close"
+        return status, location, rest[:length].decode()
+
+    @staticmethod
+    def _read_head(sock: socket.socket) -> tuple[str, bytes]:
+        buffer = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise EOFError("the server closed the connection")
+            buffer += chunk
+            end = buffer.find(b"\r\n\r\n")
+            if end >= 0:
+                return buffer[:end].decode("latin-1"), buffer[end + 4:]
 
     def login(self, username: str) -> None:
         status, _, _ = self.request("GET", "/accounts/login/")
@@ -216,9 +267,7 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
                     stats.accepted[game_id] = int(found.group(1))
         except Exception as err:  # noqa: BLE001 - counted and shown
             stats.errors.append(f"{username}: {type(err).__name__}: {err}")
-            fresh = Session(port)
-            fresh.cookies = session.cookies
-            session = fresh
+            session.close()  # the next request starts on a new connection, with the same cookies
     stats.cpu = time.process_time() - cpu0
     out.put(stats)
 
@@ -235,7 +284,7 @@ def hammer_one(port: int, path: str, seconds: float, out: Any) -> None:
             status, _, _ = session.request("GET", path)
         except Exception:  # noqa: BLE001
             status = 0
-            session = Session(port)
+            session.close()
         latencies.append(time.perf_counter() - began)
         if status != 200:
             errors += 1
@@ -282,6 +331,53 @@ def process_cpu(pid: int) -> float:
     return total
 
 
+def wrk(port: int, path: str, connections: int, seconds: float) -> float | None:
+    """Requests/s of ``wrk`` (a load generator written in C: it costs the server's cores almost nothing)
+    on ``path``, or None when wrk is not installed (Debian package ``wrk``)."""
+    if shutil.which("wrk") is None:
+        return None
+    done = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", f"http://127.0.0.1:{port}{path}"],
+        capture_output=True, text=True,
+    )
+    found = re.search(r"Requests/sec:\s*([\d.]+)", done.stdout)
+    return float(found.group(1)) if done.returncode == 0 and found else None
+
+
+def rate_line(label: str, port: int, path: str, args: argparse.Namespace, pid: int) -> tuple[str, int]:
+    """One trivial-view measure, printed as a line, and its errors: the benchmark's client processes
+    (with the CPU per request of both sides), then wrk if it is installed."""
+    hammer(port, path, args.players, 1.0)  # warm up
+    cpu0 = process_cpu(pid)
+    rate, lat, errors, client_cpu = hammer(port, path, args.players, args.trivial_seconds)
+    server_cpu = process_cpu(pid) - cpu0
+    n = max(1, len(lat))
+    line = (f"  {label}: {rate:.0f} requests/s, {percentiles(lat)}, errors: {errors}; CPU per request: "
+            f"server {server_cpu / n * 1000:.2f} ms, client {client_cpu / n * 1000:.2f} ms")
+    by_wrk = wrk(port, path, args.players, args.trivial_seconds)
+    if by_wrk is not None:
+        line += f"; wrk: {by_wrk:.0f} requests/s"
+    return line, errors
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """This machine's ceiling: gunicorn with the site's settings serving a WSGI app that does nothing."""
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), WEB_CONCURRENCY=str(args.workers))
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", "bench.bare_wsgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_ready(port, proc, path="/")
+        print("\n== this machine (no Django, no database)")
+        line, _ = rate_line(f"gunicorn ({args.workers} workers) serving a bare WSGI app", port, "/", args, proc.pid)
+        print(line, flush=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 # One database ------------------------------------------------------------------------------------------
 
 
@@ -318,13 +414,15 @@ def collect_static(env: dict[str, str]) -> None:
                    check=True)
 
 
-def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str = "/accounts/login/") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"gunicorn exited with {proc.returncode}")
         try:
-            status, _, _ = Session(port).request("GET", "/accounts/login/")
+            session = Session(port)
+            status, _, _ = session.request("GET", path)
+            session.close()
             if status == 200:
                 return
         except OSError:
@@ -370,12 +468,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     ctx = mp.get_context("fork")
     try:
         wait_ready(port, proc)
-        trivial = []
-        for path in ("/healthz", "/accounts/login/"):
-            hammer(port, path, args.players, 1.0)  # warm up
-            cpu0 = process_cpu(proc.pid)
-            rate, lat, errors, client_cpu = hammer(port, path, args.players, args.trivial_seconds)
-            trivial.append((path, rate, lat, errors, client_cpu, process_cpu(proc.pid) - cpu0))
+        trivial = [rate_line(f"trivial GET {path}", port, path, args, proc.pid)
+                   for path in ("/healthz", "/accounts/login/")]
 
         # The players: one process each, released together once all have signed in.
         deadline = ctx.Value("d", 0.0)
@@ -428,11 +522,9 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     print(f"  CPU while playing: server (gunicorn) {server_cpu:.1f} s = {server_cpu / elapsed * 100:.0f}% of a core, "
           f"{server_cpu / max(all_requests, 1) * 1000:.2f} ms per request; client {stats.cpu:.1f} s = "
           f"{stats.cpu / elapsed * 100:.0f}% of a core, {stats.cpu / max(all_requests, 1) * 1000:.2f} ms per request")
-    for path, rate, lat, errors, client_cpu, srv_cpu in trivial:
-        per = 1000 / max(len(lat), 1)
-        print(f"  trivial GET {path}: {rate:.0f} requests/s, {percentiles(lat)}, errors: {errors}; CPU per request: "
-              f"server {srv_cpu * per:.2f} ms, client {client_cpu * per:.2f} ms")
-    ok = not stats.errors and all(t[3] == 0 for t in trivial)
+    for line, _ in trivial:
+        print(line)
+    ok = not stats.errors and all(errors == 0 for _, errors in trivial)
 
     # Nothing lost: replay every stored game through the engine.
     problems = []
@@ -484,6 +576,7 @@ def main() -> int:
         return 0 if run_one(args.one, args) else 1
 
     passthrough = [a for a in sys.argv[1:]]
+    calibrate(args)
     failed = False
     for db in args.db.split(","):
         command = [sys.executable, str(Path(__file__).resolve()), *passthrough, "--one", db]
