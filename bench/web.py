@@ -7,8 +7,9 @@ For each database: a fresh database (a temporary SQLite file; a throw-away Postg
 scripts/with-postgres.sh with its production durability settings, or DATABASE_URL if given), migrated;
 N players are created. Each player is a separate client process (so the client does not serialise on
 one interpreter lock and measures the server, not itself) with its own connection and cookies, speaking
-HTTP/1.1 over a plain socket (``Session``: about a fifth of the client CPU that http.client cost); it signs in through the real login page before the clock starts, then plays whole classic
-games against the ``random`` strategy the way the game page does with htmx: create the game (POST
+HTTP/1.1 over a plain socket (``Session``: about a fifth of the client CPU that http.client cost);
+it signs in through the real login page before the clock starts, then plays whole classic games
+against the ``random`` strategy the way the game page does with htmx: create the game (POST
 /games/new/, then GET the game page), then POST /games/<id>/move/ (a cell among the answer's
 ``data-move`` buttons), with HX-Request and the CSRF header, until the game is over or the time is up;
 when the computer is to move first (the player took O) the page's POST /games/<id>/computer/ is made.
