@@ -8,6 +8,7 @@ page's ``#game-error`` element, without htmx the whole page is shown with the me
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import timedelta
 from functools import cache
@@ -576,8 +577,15 @@ def history(request: HttpRequest) -> HttpResponse:
     return render(request, "games/history.html", {**context, **lobby_context(request)})
 
 
-def lobby_context(request: HttpRequest) -> dict[str, Any]:
-    """The lobby above the history: challenges to accept, mine (with a link to send), a named challenge, live games."""
+LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed
+
+
+def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby's lists: challenges to accept, mine (with a link to send), live games; and their version.
+
+    ``lobby_version`` changes whenever a list gains or loses a game or one of its games changes (every
+    change to a game bumps its ``version``): the page's poll sends it back and gets 204 while it holds.
+    """
     player = request.user
 
     def row(game: Game) -> dict[str, Any]:
@@ -593,16 +601,41 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
             "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
         }
 
+    lists = {
+        "open_challenges": list(open_challenges(player)),
+        "challenges_for_me": list(challenges_for(player)),
+        "my_challenges": list(my_challenges(player)),
+        "live_games": list(live_games(player)),
+    }
+    signature = repr([(name, [(g.pk, g.version) for g in games]) for name, games in lists.items()])
+    context: dict[str, Any] = {name: [row(g) for g in games] for name, games in lists.items() if name != "live_games"}
+    context["live_games"] = [
+        {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
+        for g in lists["live_games"]
+    ]
+    context["lobby_version"] = hashlib.sha256(signature.encode()).hexdigest()[:16]
+    context["lobby_poll"] = LOBBY_POLL
+    return context
+
+
+def lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby above the history: its live lists and the form to challenge someone."""
     return {
-        "open_challenges": [row(g) for g in open_challenges(player)],
-        "challenges_for_me": [row(g) for g in challenges_for(player)],
-        "my_challenges": [row(g) for g in my_challenges(player)],
-        "live_games": [
-            {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
-            for g in live_games(player)
-        ],
+        **lobby_live_context(request),
         "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
     }
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The history page's lobby lists for its poll: 204 while ``v`` is still their version, else the lists."""
+    if not request.htmx:
+        return redirect("games:history")
+    context = lobby_live_context(request)
+    if request.GET.get("v") == context["lobby_version"]:
+        return HttpResponse(status=204)
+    return render(request, "games/partials/_lobby_live.html", context)
 
 
 def _history_row(game: Game, player) -> dict[str, Any]:

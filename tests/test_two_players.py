@@ -7,6 +7,7 @@ changed), then the JSON API over the same services.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -305,6 +306,69 @@ def test_lobby_lists_public_games_to_watch(duel, third_client, make_game):
     )
     html = third_client.get(reverse("games:history")).content.decode()
     assert f'data-live-game="{duel.pk}"' in html and f'data-live-game="{private.pk}"' not in html
+
+
+def _lobby_version(html: str) -> str:
+    return re.search(r'id="lobby-live" hx-get="/games/lobby/\?v=(\w+)"', html).group(1)
+
+
+def test_lobby_asks_for_changes_and_gets_204_while_nothing_changed(player, other_client, other_player):
+    page = other_client.get(reverse("games:history")).content.decode()
+    version = _lobby_version(page)
+    assert 'hx-trigger="every 5s"' in page
+    response = other_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_lobby_poll_shows_a_new_challenge_then_its_acceptance(player, other_player, third_player, other_client):
+    version = _lobby_version(other_client.get(reverse("games:history")).content.decode())
+    game = challenge_create(player=player, variant="classic")
+    response = other_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and f'data-accept="{game.pk}"' in html
+    assert 'id="lobby-live"' in html and 'id="challenge-form"' not in html  # the lists only: the form stays as typed
+    newer = _lobby_version(html)
+    assert newer != version
+    assert other_client.get(reverse("games:lobby"), {"v": newer}, **HTMX).status_code == 204
+
+    challenge_accept(game=game, player=third_player)  # taken by someone else: it leaves the open list
+    html = other_client.get(reverse("games:lobby"), {"v": newer}, **HTMX).content.decode()
+    assert f'data-accept="{game.pk}"' not in html and f'data-live-game="{game.pk}"' in html
+
+
+def test_lobby_poll_follows_moves_of_live_games(duel, third_client, player, other_player):
+    version = _lobby_version(third_client.get(reverse("games:history")).content.decode())
+    move_play(game=duel, player=player, move=4)
+    html = third_client.get(reverse("games:lobby"), {"v": version}, **HTMX).content.decode()
+    assert f'data-live-game="{duel.pk}"' in html and "move 1" in html
+
+
+def test_lobby_poll_keeps_private_challenges_private(player, other_player, third_client):
+    version = _lobby_version(third_client.get(reverse("games:history")).content.decode())
+    hidden = challenge_create(player=player, variant="classic", invitee=other_player)
+    assert third_client.get(reverse("games:lobby"), {"v": version}, **HTMX).status_code == 204
+    assert f'data-challenge="{hidden.pk}"' not in third_client.get(reverse("games:lobby"), **HTMX).content.decode()
+
+
+def test_lobby_poll_costs_the_same_few_queries_however_many_games(
+    player, make_player, other_client, django_assert_max_num_queries
+):
+    for i in range(6):
+        someone = make_player(f"someone{i}")
+        challenge_create(player=someone, variant="classic")
+        challenge_accept(game=challenge_create(player=someone, variant="classic"), player=player)
+    # The player; open challenges, challenges for me, mine, live games: each list one query with its players.
+    with django_assert_max_num_queries(5):
+        html = other_client.get(reverse("games:lobby"), **HTMX).content.decode()
+    assert html.count("data-accept=") == 6 and html.count("data-live-game=") == 6
+
+
+def test_lobby_without_htmx_or_signed_out(other_client):
+    response = other_client.get(reverse("games:lobby"))
+    assert response.status_code == 302 and response["Location"] == reverse("games:history")
+    response = Client().get(reverse("games:lobby"), **HTMX)
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert other_client.post(reverse("games:lobby"), **HTMX).status_code == 405
 
 
 # Pages: the challenge page and only your own controls ------------------------------------------------

@@ -157,3 +157,25 @@ def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
     expect(bob.locator("#status")).to_contain_text("X wins (O resigned)")
     expect(alice.locator("#status")).to_contain_text("X wins (O resigned)", timeout=LIVE_TIMEOUT)
     expect(alice.locator("#board button[data-move]")).to_have_count(0)
+
+
+def test_lobby_shows_challenges_as_they_come_and_go_without_a_reload(new_context):
+    alice, bob = (new_context().new_page() for _ in range(2))
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+    bob.goto("/games/")
+    expect(bob.locator("#open-challenges-empty")).to_be_visible()
+    bob.locator("#challenge_invite").fill("carol")  # half-typed: the lobby's refresh must leave it alone
+    bob_loads = watch_navigations(bob)
+
+    game_id = create_game(alice, "classic", "human", side="X")
+    # The lobby asks every 5 seconds; allow for a slow machine.
+    challenge = bob.locator(f'#open-challenges [data-challenge="{game_id}"]')
+    expect(challenge).to_contain_text("alice", timeout=15_000)
+    expect(bob.locator("#challenge_invite")).to_have_value("carol")
+
+    alice.locator("#cancel-challenge").click()
+    expect(challenge).to_have_count(0, timeout=15_000)
+    expect(bob.locator("#open-challenges-empty")).to_be_visible()
+    assert bob_loads == []  # all of it without loading the page again
+
