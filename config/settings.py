@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.HtmxLoginRedirectMiddleware",  # after HtmxMiddleware: it reads request.htmx
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 

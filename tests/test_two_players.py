@@ -366,8 +366,8 @@ def test_lobby_poll_costs_the_same_few_queries_however_many_games(
 def test_lobby_without_htmx_or_signed_out(other_client):
     response = other_client.get(reverse("games:lobby"))
     assert response.status_code == 302 and response["Location"] == reverse("games:history")
-    response = Client().get(reverse("games:lobby"), **HTMX)
-    assert response.status_code == 302 and reverse("login") in response["Location"]
+    response = Client().get(reverse("games:lobby"), HTTP_HX_CURRENT_URL="http://testserver/games/", **HTMX)
+    assert response["HX-Redirect"] == reverse("login") + "?next=%2Fgames%2F"  # the page, not the poll's address
     assert other_client.post(reverse("games:lobby"), **HTMX).status_code == 405
 
 

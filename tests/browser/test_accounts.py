@@ -65,3 +65,20 @@ def test_wrong_password_stays_on_the_login_form(page: Page):
     expect(page).to_have_url(re.compile(r"/accounts/login/"))
     log_in(page, "carol")
     expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+def test_signed_out_elsewhere_the_open_lobby_goes_to_the_login_page_and_back(page: Page):
+    sign_up(page, "dave")
+    page.goto("/games/")
+    expect(page.locator("#lobby-live")).to_be_visible()
+    page.context.clear_cookies()  # as if the session ended, or the player logged out in another tab
+
+    # The lobby's next poll (every 5 s) finds no session: the whole page goes to the login form,
+    # rather than the login form being swapped into the lobby.
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2Fgames%2F$"), timeout=15_000)
+    expect(page.locator("#lobby-live")).to_have_count(0)
+    page.fill('input[name="username"]', "dave")
+    page.fill('input[name="password"]', PASSWORD)
+    page.locator('form:has(input[name="password"]) button[type="submit"]').click()
+    expect(page).to_have_url(re.compile(r"/games/$"))
+    expect(page.locator("#lobby-live")).to_be_visible()

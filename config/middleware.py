@@ -1,0 +1,36 @@
+"""Site-wide middleware."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlencode, urlsplit
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
+from django_htmx.http import HttpResponseClientRedirect
+
+
+class HtmxLoginRedirectMiddleware:
+    """A signed-out htmx request goes to the login page as a whole page, not into the part it meant to swap.
+
+    A poll after the session expired, or a move in a tab left open after logging out elsewhere, is
+    answered by ``login_required`` with a redirect that the browser follows inside the htmx request:
+    the login form would replace the board or the lobby. Here such an answer becomes ``HX-Redirect``
+    (htmx loads the login page instead), and after signing in the player comes back to the page they
+    were on (``HX-Current-URL``), not to the partial's own address.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        htmx = getattr(request, "htmx", None)
+        if not htmx or response.status_code not in (301, 302, 303, 307, 308):
+            return response
+        login_path = urlsplit(resolve_url(settings.LOGIN_URL)).path
+        if urlsplit(response.get("Location", "")).path != login_path:
+            return response
+        back_to = htmx.current_url_abs_path or "/"
+        return HttpResponseClientRedirect(f"{login_path}?{urlencode({'next': back_to})}")
