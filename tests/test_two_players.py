@@ -315,7 +315,7 @@ def _lobby_version(html: str) -> str:
 def test_lobby_asks_for_changes_and_gets_204_while_nothing_changed(player, other_client, other_player):
     page = other_client.get(reverse("games:history")).content.decode()
     version = _lobby_version(page)
-    assert 'hx-trigger="every 5s"' in page
+    assert 'hx-trigger="every 5s [!document.hidden]"' in page  # not while the tab is in the background
     response = other_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
     assert response.status_code == 204 and response.content == b""
 

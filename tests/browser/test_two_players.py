@@ -179,3 +179,17 @@ def test_lobby_shows_challenges_as_they_come_and_go_without_a_reload(new_context
     expect(bob.locator("#open-challenges-empty")).to_be_visible()
     assert bob_loads == []  # all of it without loading the page again
 
+
+def test_lobby_does_not_poll_from_a_hidden_tab(new_context):
+    page = new_context().new_page()
+    sign_up(page, "erin")
+    asked: list[str] = []
+    page.on("request", lambda request: "/games/lobby/" in request.url and asked.append(request.url))
+    page.goto("/games/")
+    page.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    page.wait_for_timeout(6_000)  # longer than the 5 s between polls: a visible tab would have asked
+    assert asked == []
+    page.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false})")
+    with page.expect_request(lambda request: "/games/lobby/" in request.url, timeout=15_000):
+        pass
+
