@@ -380,6 +380,7 @@ def test_challenge_page_for_its_creator_has_link_and_cancel(player_client, playe
     assert 'id="share-link"' in html and f'value="http://testserver/games/{game.pk}/"' in html
     assert 'id="cancel-challenge"' in html and 'id="accept-challenge"' not in html
     assert 'id="poll"' in html  # waits for the acceptance live
+    assert 'hx-trigger="every 1s [!document.hidden]"' in html  # but not from a background tab
     assert "data-move" not in html
 
 
