@@ -422,8 +422,10 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str
             raise SystemExit(f"gunicorn exited with {proc.returncode}")
         try:
             session = Session(port)
-            status, _, _ = session.request("GET", path)
-            session.close()
+            try:
+                status, _, _ = session.request("GET", path)
+            finally:
+                session.close()
             if status == 200:
                 return
         except OSError:

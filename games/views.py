@@ -601,21 +601,20 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
         }
 
-    lists = {
-        "open_challenges": list(open_challenges(player)),
-        "challenges_for_me": list(challenges_for(player)),
-        "my_challenges": list(my_challenges(player)),
-        "live_games": list(live_games(player)),
+    lists = [list(select(player)) for select in (open_challenges, challenges_for, my_challenges, live_games)]
+    open_list, for_me, mine, live = lists
+    signature = repr([[(g.pk, g.version) for g in games] for games in lists])
+    return {
+        "open_challenges": [row(g) for g in open_list],
+        "challenges_for_me": [row(g) for g in for_me],
+        "my_challenges": [row(g) for g in mine],
+        "live_games": [
+            {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
+            for g in live
+        ],
+        "lobby_version": hashlib.sha256(signature.encode()).hexdigest()[:16],
+        "lobby_poll": LOBBY_POLL,
     }
-    signature = repr([(name, [(g.pk, g.version) for g in games]) for name, games in lists.items()])
-    context: dict[str, Any] = {name: [row(g) for g in games] for name, games in lists.items() if name != "live_games"}
-    context["live_games"] = [
-        {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
-        for g in lists["live_games"]
-    ]
-    context["lobby_version"] = hashlib.sha256(signature.encode()).hexdigest()[:16]
-    context["lobby_poll"] = LOBBY_POLL
-    return context
 
 
 def lobby_context(request: HttpRequest) -> dict[str, Any]:
