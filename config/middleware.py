@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import resolve_url
+from django.shortcuts import render, resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
 
@@ -34,3 +34,24 @@ class HtmxLoginRedirectMiddleware:
             return response
         back_to = htmx.current_url_abs_path or "/"
         return HttpResponseClientRedirect(f"{login_path}?{urlencode({'next': back_to})}")
+
+
+class MethodNotAllowedPageMiddleware:
+    """A page for the empty 405 answers of ``require_POST`` and the like, when a person sees them.
+
+    Opening a form's address (``/games/<id>/move/``) from the history or the address bar would show a
+    blank page. The status and the ``Allow`` header stay; htmx requests and answers that already have a
+    body (the JSON API's) are left as they are.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or getattr(request, "htmx", False):
+            return response
+        page = render(request, "405.html", status=405)
+        if "Allow" in response:
+            page["Allow"] = response["Allow"]
+        return page

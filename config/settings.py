@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.HtmxLoginRedirectMiddleware",  # after HtmxMiddleware: it reads request.htmx
+    "config.middleware.MethodNotAllowedPageMiddleware",  # after HtmxMiddleware too
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 

@@ -15,9 +15,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", player_views.signup, name="signup"),
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
+    # Before Django's own auth URLs: a logout link typed or bookmarked asks to confirm instead of a blank 405.
+    path("accounts/logout/", player_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),
     path("api/", api.urls),
     path("", RedirectView.as_view(pattern_name="games:history", permanent=False), name="home"),
 ]
+
+handler404 = "config.views.page_not_found"
+handler403 = "config.views.permission_denied"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -34,6 +35,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout (POST); a GET, from a typed or bookmarked address, asks to confirm with a button."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect("login")
+        return render(request, "registration/logout_confirm.html")
 
 
 @login_required
@@ -66,15 +78,21 @@ def _profile_page(
     return response
 
 
+def _active_player(username: str) -> Player:
+    try:
+        return Player.objects.get(username=username, is_active=True)
+    except Player.DoesNotExist:
+        raise Http404(f"There is no player called “{username}”.") from None
+
+
 @login_required
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(Player, username=username, is_active=True)
-    return _profile_page(request, player)
+    return _profile_page(request, _active_player(username))
 
 
 def _own_profile(request: HttpRequest, username: str) -> Player:
     """The profile's player, who must be the signed-in player (403 otherwise)."""
-    player = get_object_or_404(Player, username=username, is_active=True)
+    player = _active_player(username)
     if player.pk != request.user.pk:
         raise PermissionDenied("Only the owner of a profile can manage its API tokens.")
     return player
@@ -103,7 +121,9 @@ def token_create(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def token_revoke(request: HttpRequest, username: str, token_id: int) -> HttpResponse:
     player = _own_profile(request, username)
-    token = get_object_or_404(ApiToken, pk=token_id, player=player)
+    token = player.api_tokens.filter(pk=token_id).first()
+    if token is None:
+        raise Http404("No such API token: it may have been revoked already.")
     token.delete()
     messages.success(request, f"Token “{token.name}” ({token.prefix}…) was revoked; it no longer works.")
     return redirect("profile", username=player.get_username())

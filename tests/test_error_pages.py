@@ -1,0 +1,115 @@
+"""The site's own error pages (config.views handlers, templates/4xx.html, 500.html) and the logout page."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _in_site_frame(response) -> str:
+    text = response.content.decode()
+    assert 'class="site-header"' in text and "site.css" in text, "not the site's own page"
+    return text
+
+
+def test_an_address_nothing_answers_is_a_404_page_of_the_site(player_client):
+    response = player_client.get("/no/such/page/")
+    assert response.status_code == 404
+    text = _in_site_frame(response)
+    assert "Page not found" in text and "Error 404" in text
+    assert reverse("games:history") in text  # a way on for a signed-in player
+    assert "Resolver404" not in text and "tried" not in text  # nothing of the URL patterns leaks
+
+
+def test_signed_out_404_offers_the_login(client, db):
+    text = _in_site_frame(client.get("/no/such/page/"))
+    assert reverse("login") in text
+
+
+def test_a_game_nobody_may_see_says_so_in_words(player_client, make_player, make_game):
+    stranger = make_player("carol")
+    hidden = make_game(player=stranger, private=True)
+    for pk in (hidden.pk, 999_999):
+        response = player_client.get(reverse("games:detail", args=[pk]))
+        assert response.status_code == 404
+        assert "No such game." in _in_site_frame(response)
+
+
+def test_unknown_player_is_named_escaped(player_client):
+    response = player_client.get("/players/%3Cb%3Ex/")
+    assert response.status_code == 404
+    text = _in_site_frame(response)
+    assert "There is no player called" in text
+    assert "&lt;b&gt;x" in text and "<b>x" not in text
+
+
+def test_403_page_carries_the_views_reason(player_client, other_player):
+    response = player_client.post(reverse("token_create", args=[other_player.username]), {"name": "bot"})
+    assert response.status_code == 403
+    text = _in_site_frame(response)
+    assert "Not allowed" in text and "Only the owner of a profile can manage its API tokens." in text
+    assert not other_player.api_tokens.exists()
+
+
+def test_a_form_address_opened_as_a_page_is_a_405_page(player_client, make_game):
+    game = make_game()
+    response = player_client.get(reverse("games:move", args=[game.pk]))
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert "Not a page" in _in_site_frame(response)
+
+
+def test_htmx_and_api_405_answers_are_left_alone(player_client, make_game):
+    game = make_game()
+    response = player_client.get(reverse("games:move", args=[game.pk]), **HTMX)
+    assert response.status_code == 405 and response.content == b""
+    response = player_client.delete("/api/games")
+    assert response.status_code == 405
+    assert "site-header" not in response.content.decode()
+
+
+def test_an_expired_form_gets_the_sites_csrf_page(player):
+    from games.models import Game
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(player)
+    response = browser.post(reverse("games:new"), {"variant": "classic", "opponent": "easy", "side": "X"})
+    assert response.status_code == 403
+    assert "Form expired" in _in_site_frame(response)
+    assert not Game.objects.exists()
+
+
+def test_a_server_error_shows_the_sites_500_page(player, monkeypatch):
+    import games.views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database fell over")
+
+    monkeypatch.setattr(games.views, "game_history", broken)
+    browser = Client(raise_request_exception=False)
+    browser.force_login(player)
+    response = browser.get(reverse("games:history"))
+    assert response.status_code == 500
+    text = response.content.decode()
+    assert "Something went wrong" in text and "site.css" in text
+    assert "the database fell over" not in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_logout_address_opened_as_a_page(client, player, signed_in):
+    if signed_in:
+        client.force_login(player)
+    response = client.get(reverse("logout"))
+    if not signed_in:
+        assert response.status_code == 302 and response["Location"] == reverse("login")
+        return
+    assert response.status_code == 200
+    text = _in_site_frame(response)
+    assert "Log out?" in text and f'action="{reverse("logout")}"' in text and 'method="post"' in text
+    assert client.get(reverse("games:history")).status_code == 200  # a GET logs nobody out
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert client.get(reverse("games:history")).status_code == 302  # the button's POST does
