@@ -127,6 +127,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Email: only the password-reset link is ever sent. Development prints it on the console; production
+# names an SMTP server (DJANGO_EMAIL_HOST ...). A failed send is logged, and the page the player sees
+# does not change (it never says whether an address is known).
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("DJANGO_EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tic-tac-toe <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days, and only once
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:history"
 LOGOUT_REDIRECT_URL = "login"

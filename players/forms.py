@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from .models import Player
+
+EMAIL_HELP = "Used only to send you a link if you forget your password; nobody else sees it."
 
 
 class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = Player
-        fields = ("username",)
+        fields = ("username", "email")
+        labels = {"email": "Email (optional)"}
+        help_texts = {"email": EMAIL_HELP}
+
+
+class EmailForm(forms.ModelForm):
+    """The player's own email address, for password resets; empty removes it."""
+
+    class Meta:
+        model = Player
+        fields = ("email",)
+        labels = {"email": "Email for password resets"}
+        help_texts = {"email": EMAIL_HELP}

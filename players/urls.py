@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("<str:username>/", views.profile, name="profile"),
+    path("<str:username>/email/", views.email_change, name="email_change"),
     path("<str:username>/tokens/", views.token_create, name="token_create"),
     path("<str:username>/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
 ]

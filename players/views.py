@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from .forms import SignupForm
+from .forms import EmailForm, SignupForm
 from .models import ApiToken, Player
 
 #: tokens one player may hold at once
@@ -32,9 +32,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
                 return redirect(next_url)
             return redirect("games:new")
-    else:
-        form = SignupForm()
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+        return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=400)
+    return render(request, "registration/signup.html", {"form": SignupForm(), "next": next_url})
 
 
 class LogoutView(auth_views.LogoutView):
@@ -54,7 +53,13 @@ def my_profile(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_page(
-    request: HttpRequest, player: Player, *, new_token: str = "", token_error: str = "", status: int = 200
+    request: HttpRequest,
+    player: Player,
+    *,
+    new_token: str = "",
+    token_error: str = "",
+    email_form: EmailForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     from games.selectors import player_stats  # the games app builds on players, not the reverse
 
@@ -71,6 +76,7 @@ def _profile_page(
         "new_token": new_token,
         "token_error": token_error,
         "max_tokens": MAX_TOKENS,
+        "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
     response = render(request, "players/profile.html", context, status=status)
     if new_token:
@@ -94,7 +100,7 @@ def _own_profile(request: HttpRequest, username: str) -> Player:
     """The profile's player, who must be the signed-in player (403 otherwise)."""
     player = _active_player(username)
     if player.pk != request.user.pk:
-        raise PermissionDenied("Only the owner of a profile can manage its API tokens.")
+        raise PermissionDenied("Only the owner of a profile can change it.")
     return player
 
 
@@ -126,4 +132,21 @@ def token_revoke(request: HttpRequest, username: str, token_id: int) -> HttpResp
         raise Http404("No such API token: it may have been revoked already.")
     token.delete()
     messages.success(request, f"Token “{token.name}” ({token.prefix}…) was revoked; it no longer works.")
+    return redirect("profile", username=player.get_username())
+
+
+@login_required
+@require_POST
+def email_change(request: HttpRequest, username: str) -> HttpResponse:
+    """Set, change or (empty) remove the address that password-reset links go to."""
+    player = _own_profile(request, username)
+    form = EmailForm(request.POST, instance=player)
+    if not form.is_valid():
+        player.refresh_from_db(fields=["email"])  # the page shows the stored address, not the rejected one
+        return _profile_page(request, player, email_form=form, status=400)
+    form.save()
+    if player.email:
+        messages.success(request, f"Password-reset links will go to {player.email}.")
+    else:
+        messages.success(request, "Your email address was removed: a forgotten password cannot be reset by email now.")
     return redirect("profile", username=player.get_username())

@@ -50,7 +50,7 @@ def test_403_page_carries_the_views_reason(player_client, other_player):
     response = player_client.post(reverse("token_create", args=[other_player.username]), {"name": "bot"})
     assert response.status_code == 403
     text = _in_site_frame(response)
-    assert "Not allowed" in text and "Only the owner of a profile can manage its API tokens." in text
+    assert "Not allowed" in text and "Only the owner of a profile can change it." in text
     assert not other_player.api_tokens.exists()
 
 

@@ -49,7 +49,7 @@ def test_signup_follows_safe_next_only(client):
 )
 def test_signup_rejects_bad_input_with_message(client, data, message):
     response = client.post(reverse("signup"), data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
     assert not Player.objects.filter(username="dave").exists()
 
@@ -57,7 +57,7 @@ def test_signup_rejects_bad_input_with_message(client, data, message):
 def test_signup_rejects_taken_username(client, django_user_model):
     django_user_model.objects.create_user("erin", password=PASSWORD)
     response = client.post(reverse("signup"), {"username": "erin", "password1": PASSWORD, "password2": PASSWORD})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "already exists" in response.content.decode()
     assert Player.objects.filter(username="erin").count() == 1
 

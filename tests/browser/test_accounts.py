@@ -82,3 +82,30 @@ def test_signed_out_elsewhere_the_open_lobby_goes_to_the_login_page_and_back(pag
     page.locator('form:has(input[name="password"]) button[type="submit"]').click()
     expect(page).to_have_url(re.compile(r"/games/$"))
     expect(page.locator("#lobby-live")).to_be_visible()
+
+
+def test_forgotten_password_reset_by_email_link(page: Page):
+    from django.core import mail
+
+    Player.objects.create_user("dora", password=PASSWORD, email="dora@example.com")
+    page.goto("/accounts/login/")
+    page.click("#forgot-password")
+    page.fill('input[name="email"]', "dora@example.com")
+    page.locator('form:has(input[name="email"]) button[type="submit"]').click()
+    expect(page.locator("#reset-sent")).to_contain_text("Check your email")
+
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://\S+/accounts/reset/\S+/", mail.outbox[0].body).group(0)
+    page.goto(link)
+    new_password = "A-brand-new-passphrase-7"
+    page.fill('input[name="new_password1"]', new_password)
+    page.fill('input[name="new_password2"]', new_password)
+    page.locator('form:has(input[name="new_password2"]) button[type="submit"]').click()
+    expect(page.locator("#reset-complete")).to_be_visible()
+
+    page.click("#reset-complete a")
+    page.fill('input[name="username"]', "dora")
+    page.fill('input[name="password"]', new_password)
+    page.locator('form:has(input[name="password"]) button[type="submit"]').click()
+    page.wait_for_url(lambda url: "/login/" not in url)
+    expect(page.locator("body")).to_contain_text("dora")
