@@ -45,6 +45,21 @@ def test_database_url_selects_the_database():
     assert result.stdout.strip() == "django.db.backends.sqlite3", result.stderr
 
 
+def test_email_goes_to_the_console_in_development_and_to_smtp_in_production():
+    code = (
+        "from django.conf import settings; "
+        "print(settings.EMAIL_BACKEND.rsplit('.', 2)[-2], settings.EMAIL_HOST, "
+        "settings.EMAIL_PORT, settings.EMAIL_USE_TLS)"
+    )
+    result = _run(["shell", "--no-imports", "-c", code])
+    assert result.stdout.split()[0] == "console", result.stderr
+    result = _run(
+        ["shell", "--no-imports", "-c", code],
+        **PRODUCTION, DJANGO_EMAIL_HOST="smtp.example.com", DJANGO_EMAIL_PORT="587", DJANGO_EMAIL_USE_TLS="1",
+    )
+    assert result.stdout.split() == ["smtp", "smtp.example.com", "587", "True"], result.stderr
+
+
 def _free_port() -> int:
     import socket
 
