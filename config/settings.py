@@ -142,6 +142,9 @@ EMAIL_USE_TLS = _env_bool("DJANGO_EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tic-tac-toe <noreply@localhost>")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days, and only once
+# At most one reset email per account in this time, however often the form is sent: nobody can flood
+# someone's inbox through the site.
+PASSWORD_RESET_INTERVAL = timedelta(minutes=int(os.environ.get("DJANGO_PASSWORD_RESET_INTERVAL_MINUTES", "15")))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:history"

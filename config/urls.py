@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.views import healthz
 from games.api import api
 from players import views as player_views
+from players.forms import ThrottledPasswordResetForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -17,6 +20,18 @@ urlpatterns = [
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
     # Before Django's own auth URLs: a logout link typed or bookmarked asks to confirm instead of a blank 405.
     path("accounts/logout/", player_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=ThrottledPasswordResetForm),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(
+            extra_context={"interval_minutes": int(settings.PASSWORD_RESET_INTERVAL.total_seconds() // 60)}
+        ),
+        name="password_reset_done",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from .models import Player
 
@@ -26,3 +26,15 @@ class EmailForm(forms.ModelForm):
         fields = ("email",)
         labels = {"email": "Email for password resets"}
         help_texts = {"email": EMAIL_HELP}
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending to each account at most once per PASSWORD_RESET_INTERVAL.
+
+    The page after it reads the same either way, as it does for an unknown address.
+    """
+
+    def get_users(self, email: str) -> list[Player]:
+        from .services import password_reset_claim
+
+        return [player for player in super().get_users(email) if password_reset_claim(player=player)]

@@ -14,6 +14,9 @@ from django.utils import timezone
 class Player(AbstractUser):
     """The site's user model, custom from the first migration so it can grow."""
 
+    #: when the last password-reset email went out: at most one per PASSWORD_RESET_INTERVAL
+    password_reset_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     class Meta:
         verbose_name = "player"
         verbose_name_plural = "players"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from players.models import Player
 
@@ -53,7 +55,8 @@ def test_the_whole_reset_by_email(client, make_player, password):
 
     response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
     assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
-    assert "Check your email" in client.get(response["Location"]).content.decode()
+    done = client.get(response["Location"]).content.decode()
+    assert "Check your email" in done and "at most one link every 15 minutes" in done
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["alice@example.com"] and message.subject == "Your Tic-tac-toe password"
@@ -129,3 +132,28 @@ def test_nobody_else_sees_or_changes_the_email(player_client, make_player):
     assert response.status_code == 403
     bob.refresh_from_db()
     assert bob.email == "bob@example.com"
+
+
+def test_one_reset_email_per_account_per_interval(client, make_player, settings):
+    alice = make_player("alice", email="alice@example.com")
+    for _ in range(3):
+        response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+        assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == 1  # the same answer each time, one email
+    # The interval over, the next request sends again; the first link still works meanwhile.
+    Player.objects.filter(pk=alice.pk).update(
+        password_reset_sent_at=timezone.now() - settings.PASSWORD_RESET_INTERVAL - timedelta(seconds=1)
+    )
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert len(mail.outbox) == 2
+    assert client.get(_link(mail.outbox[0])).status_code == 302
+
+
+def test_the_throttle_is_per_account(client, make_player):
+    make_player("alice", email="shared@example.com")
+    make_player("bob", email="shared@example.com")
+    client.post(reverse("password_reset"), {"email": "shared@example.com"})
+    assert sorted(m.body.split(",")[0] for m in mail.outbox) == ["Hello alice", "Hello bob"]
+    make_player("carol", email="carol@example.com")
+    client.post(reverse("password_reset"), {"email": "carol@example.com"})
+    assert len(mail.outbox) == 3

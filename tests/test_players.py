@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
@@ -119,3 +121,14 @@ def test_player_backend_reads_the_signed_in_player_like_the_orm(player):
     assert backend.get_user(player.pk + 1000) is None
     Player.objects.filter(pk=player.pk).update(is_active=False)
     assert backend.get_user(player.pk) is None
+
+
+def test_password_reset_claim_is_once_per_interval(django_user_model, settings):
+    from players.services import password_reset_claim
+
+    player = django_user_model.objects.create_user("gina", password=PASSWORD)
+    assert password_reset_claim(player=player) is True
+    assert player.password_reset_sent_at is not None
+    assert password_reset_claim(player=django_user_model.objects.get(pk=player.pk)) is False
+    settings.PASSWORD_RESET_INTERVAL = timedelta(0)
+    assert password_reset_claim(player=player) is True
