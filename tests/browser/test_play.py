@@ -96,3 +96,67 @@ def play_without_javascript(page: Page) -> int:
     with page.expect_navigation(url=re.compile(r"/games/\d+/$")):
         button.click()
     return move
+
+
+def _focused_move(page: Page) -> str | None:
+    return page.evaluate("() => document.activeElement && document.activeElement.getAttribute('data-move')")
+
+
+def test_the_board_is_played_with_the_keyboard_alone(page: Page):
+    sign_up(page, "kim")
+    create_game(page, "classic", "local")
+    page.locator('#board button[data-move="0"]').focus()
+    for key, move in (("ArrowRight", "1"), ("ArrowDown", "4"), ("ArrowLeft", "3"), ("ArrowUp", "0")):
+        page.keyboard.press(key)
+        assert _focused_move(page) == move, key
+    page.keyboard.press("ArrowUp")  # the edge: nothing further up, the focus stays
+    assert _focused_move(page) == "0"
+
+    # Enter plays; the swapped board gets the focus back near the cell just played, so the next
+    # move needs no Tab through the page again.
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # 0 -> 3 -> 6
+    page.keyboard.press("ArrowUp")  # 3
+    page.keyboard.press("ArrowRight")  # 4
+    page.keyboard.press("Enter")
+    expect(page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
+    assert _focused_move(page) in {"1", "3", "5", "7"}  # a playable neighbour of the centre
+
+    # Arrows skip occupied cells: from 3, right goes over the X in the centre to 5.
+    page.locator('#board button[data-move="3"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert _focused_move(page) == "5"
+
+    # X 4, O 5, X 0, O 3, X 8: X wins along the diagonal; the focus ends on the result.
+    for move in ("5", "0", "3", "8"):
+        page.locator(f'#board button[data-move="{move}"]').focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f'#board [data-cell="{move}"]')).not_to_have_attribute("data-mark", "")
+    expect(page.locator("#status")).to_have_text("X wins")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'status'")
+
+
+def test_a_mouse_click_leaves_the_focus_alone(page: Page):
+    sign_up(page, "lee")
+    create_game(page, "classic", "local")
+    # Counted after the page's own listeners (registered at load), so it sees the focus they leave.
+    page.evaluate(
+        "() => { window.__settled = 0; document.addEventListener('htmx:afterSettle', () => window.__settled++); }"
+    )
+    page.locator('#board button[data-move="4"]').click()
+    expect(page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X")
+    page.wait_for_function("() => window.__settled > 0")
+    assert page.evaluate("() => document.activeElement === document.body")
+
+
+def test_keyboard_focus_survives_a_computer_that_answers_in_a_second_request(page: Page):
+    sign_up(page, "max")
+    create_game(page, "ultimate", "hard")  # mcts: the page asks for its move in a second htmx request
+    page.locator('#board button[data-move="40"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#board [data-cell="40"]')).to_have_attribute("data-mark", "X")
+    wait_settled(page, 2)
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
+    page.keyboard.press("Enter")  # and the next move is one key away
+    wait_settled(page, 4)

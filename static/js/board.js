@@ -1,0 +1,88 @@
+/* Playing with the keyboard. The playable cells are buttons, so Tab and Enter already work; this adds:
+ * - arrow keys move between playable cells (the nearest one on screen in that direction, so occupied
+ *   cells are skipped and nested boards need no special case);
+ * - after a move, a computer's reply or a live update swaps the board, the keyboard focus comes back
+ *   to the same place on the board (the nearest playable cell; the status line once none is left)
+ *   instead of falling back to the top of the page. Mouse and touch users are left alone. */
+(function () {
+  "use strict";
+  var keyboard = false;
+  var pending = null;
+  var lastSpot = null;
+  var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  document.addEventListener("keydown", function () { keyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { keyboard = false; }, true);
+
+  function center(el) {
+    var r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+
+  function playable() {
+    return Array.prototype.slice.call(document.querySelectorAll("#board button[data-move]:not([disabled])"));
+  }
+
+  // The button nearest to `from` ({x, y}); only those ahead in direction (dx, dy) when one is given,
+  // preferring the ones in line with it.
+  function nearest(from, buttons, dx, dy, skip) {
+    var best = null;
+    var bestScore = Infinity;
+    buttons.forEach(function (button) {
+      if (button === skip) return;
+      var c = center(button);
+      var vx = c.x - from.x;
+      var vy = c.y - from.y;
+      var score;
+      if (dx || dy) {
+        var ahead = vx * dx + vy * dy;
+        if (ahead < 1) return;
+        score = ahead + 3 * Math.abs(vx * dy - vy * dx);
+      } else {
+        score = Math.hypot(vx, vy);
+      }
+      if (score < bestScore) {
+        bestScore = score;
+        best = button;
+      }
+    });
+    return best;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var direction = ARROWS[event.key];
+    if (!direction || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var button = event.target.closest && event.target.closest("#board button[data-move]");
+    if (!button) return;
+    var next = nearest(center(button), playable(), direction[0], direction[1], button);
+    event.preventDefault();  // no page scroll either way: the arrows belong to the board here
+    if (next) next.focus();
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var play = document.getElementById("play");
+    var active = document.activeElement;
+    if (!event.detail.shouldSwap || !keyboard || !play || !active || !play.contains(active)) return;
+    var cell = active.closest("[data-cell]");
+    if (cell) lastSpot = center(cell);
+    // From the status line (a computer was thinking) back to where the player last was on the board.
+    pending = lastSpot || { first: true };
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) return;
+    var was = pending;
+    pending = null;
+    var play = document.getElementById("play");
+    if (play && play.contains(document.activeElement)) return;  // the swap left the focus where it was
+    var buttons = playable();
+    var target = null;
+    if (buttons.length) {
+      target = was.first ? buttons[0] : nearest(was, buttons, 0, 0, null);
+    } else {
+      target = document.getElementById("status");
+      if (target) target.setAttribute("tabindex", "-1");
+    }
+    if (target) target.focus();
+  });
+})();
