@@ -56,6 +56,9 @@ from .services import (
     challenge_accept,
     challenge_cancel,
     computer_move,
+    draw_accept,
+    draw_decline,
+    draw_offer,
     game_create,
     game_position,
     game_resign,
@@ -304,12 +307,18 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "version": game.version,
         "rematch_of": game.rematch_of_id,
         # the offer comes from one of the two seated players, already loaded
-        "rematch_offered_by": next(
-            (game.seat_player(side).get_username() for side in SIDES
-             if game.rematch_offered_by_id and game.seat_player_id(side) == game.rematch_offered_by_id),
-            None,
-        ),
+        "rematch_offered_by": _offered_by(game, game.rematch_offered_by_id),
+        "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
     }
+
+
+def _offered_by(game: Game, player_id: int | None) -> str | None:
+    """The name of the seated player who made an offer (already loaded with the seats), or None."""
+    if player_id is None:
+        return None
+    return next(
+        (game.seat_player(side).get_username() for side in SIDES if game.seat_player_id(side) == player_id), None
+    )
 
 
 def move_entry(state_variant: Any, ply: int, move: int) -> dict[str, Any]:
@@ -508,6 +517,33 @@ def accept_rematch(request: HttpRequest, game_id: int) -> Status:
 )
 def decline_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     game = rematch_decline(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@api.post("/games/{game_id}/draw", response={200: GameOut, **ERRORS}, tags=["games"], summary="Offer a draw")
+def offer_draw(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Offer a draw in a running game between two players. If your opponent had offered one already, this
+    agrees and the game ends drawn. Your opponent's move declines the offer; after a declined offer, neither
+    player offers again before the next move (``409 draw_refused``)."""
+    game = draw_offer(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/draw/accept", response={200: GameOut, **ERRORS}, tags=["games"], summary="Accept the draw offer"
+)
+def accept_draw(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Agree to your opponent's draw offer: the game ends drawn (``result_reason`` ``agreed``)."""
+    game = draw_accept(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/draw/decline", response={200: GameOut, **ERRORS}, tags=["games"],
+    summary="Decline or withdraw a draw offer",
+)
+def decline_draw(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    game = draw_decline(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 
 

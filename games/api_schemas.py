@@ -142,6 +142,7 @@ class GameSummaryOut(Schema):
     version: int = Field(..., description="grows with every change of the game: poll and compare")
     rematch_of: int | None = Field(..., description="the game this one is the rematch of")
     rematch_offered_by: str | None = Field(..., description="a pending rematch offer: who made it")
+    draw_offered_by: str | None = Field(..., description="a pending draw offer in a running game: who made it")
 
 
 class GameOut(GameSummaryOut):

@@ -53,6 +53,7 @@ class Game(models.Model):
         BOARDS = "boards", "more boards won"
         FULL = "full", "board full"
         RESIGNED = "resigned", "resigned"
+        AGREED = "agreed", "draw agreed"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -102,6 +103,12 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    # A draw offer between two players: who made the pending one, and the ply of the latest one (a
+    # declined offer is not made again before the next move).
+    draw_offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -184,7 +191,7 @@ class Game(models.Model):
     def result_text(self) -> str:
         """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""
         if self.result == self.Result.DRAW:
-            return "Draw"
+            return "Draw (agreed)" if self.result_reason == self.Reason.AGREED else "Draw"
         if self.result in SIDES:
             text = f"{self.result} wins"
             if self.result_reason == self.Reason.RESIGNED:

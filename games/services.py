@@ -116,6 +116,11 @@ class RematchRefused(GameError):
     code = "rematch_refused"
 
 
+class DrawRefused(GameError):
+    status_code = 409
+    code = "draw_refused"
+
+
 # Rebuilding a position --------------------------------------------------------------------------
 
 
@@ -438,6 +443,14 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     fields = ["ply", "move_list", "version", "updated"]
+    offered_by = game.draw_offered_by_id
+    if offered_by is not None and (
+        state.is_over
+        # a move by the player the draw was offered to declines it
+        or any(game.seat_player_id("X" if ply % 2 == 1 else "O") != offered_by for ply, _ in enumerate(played, first))
+    ):
+        game.draw_offered_by = None
+        fields.append("draw_offered_by")
     if state.is_over:
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
@@ -565,8 +578,81 @@ def game_resign(*, game: Game, player) -> Game:
         locked.result = "O" if loser == "X" else "X"
         locked.result_reason = Game.Reason.RESIGNED
         locked.finished = timezone.now()
+        locked.draw_offered_by = None
         locked.version += 1
-        locked.save(update_fields=["status", "result", "result_reason", "finished", "version", "updated"])
+        locked.save(
+            update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
+        )
+    return locked
+
+
+# Draw offers ---------------------------------------------------------------------------------------
+
+
+def _check_draw(locked: Game, player) -> None:
+    if not locked.sides_of(player):
+        raise NotSeated("you are not playing in this game")
+    if not locked.is_two_players:
+        raise DrawRefused("a draw is offered to another player; this game has no other player to agree")
+    _check_playable(locked)
+
+
+def _agree_draw(locked: Game) -> Game:
+    locked.status = Game.Status.FINISHED
+    locked.result, locked.result_reason = Game.Result.DRAW, Game.Reason.AGREED
+    locked.finished = timezone.now()
+    locked.draw_offered_by = None
+    locked.version += 1
+    locked.save(
+        update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
+    )
+    return locked
+
+
+def draw_offer(*, game: Game, player) -> Game:
+    """``player`` offers a draw in a running game between two players; the opponent's page shows it.
+
+    If the opponent had offered one already, this agrees: the game ends drawn. Offering again is a
+    no-op. After a declined offer, neither player offers again before the next move.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_draw(locked, player)
+        offered_by = locked.draw_offered_by_id
+        if offered_by is not None and offered_by != player.pk:
+            return _agree_draw(locked)
+        if offered_by is None:
+            if locked.draw_offer_ply == locked.ply:
+                raise DrawRefused("a draw was just declined; it can be offered again after the next move")
+            locked.draw_offered_by = player
+            locked.draw_offer_ply = locked.ply
+            locked.version += 1
+            locked.save(update_fields=["draw_offered_by", "draw_offer_ply", "version", "updated"])
+    return locked
+
+
+def draw_accept(*, game: Game, player) -> Game:
+    """The opponent of the player who offered a draw agrees: the game ends drawn ("Draw (agreed)")."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_draw(locked, player)
+        if locked.draw_offered_by_id is None:
+            raise DrawRefused("no draw has been offered")
+        if locked.draw_offered_by_id == player.pk:
+            raise DrawRefused("you offered this draw; your opponent has to accept it")
+        return _agree_draw(locked)
+
+
+def draw_decline(*, game: Game, player) -> Game:
+    """Decline the opponent's draw offer, or withdraw your own; the game goes on."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_draw(locked, player)
+        if locked.draw_offered_by_id is None:
+            raise DrawRefused("no draw has been offered")
+        locked.draw_offered_by = None
+        locked.version += 1
+        locked.save(update_fields=["draw_offered_by", "version", "updated"])
     return locked
 
 

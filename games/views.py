@@ -50,6 +50,9 @@ from .services import (
     challenge_accept,
     challenge_cancel,
     computer_move,
+    draw_accept,
+    draw_decline,
+    draw_offer,
     fresh_position,
     game_create,
     game_for_page,
@@ -101,6 +104,7 @@ def _game_url_format(name: str) -> str:
 def game_urls(pk: int) -> dict[str, str]:
     return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
         ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
+        ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"),
     )}
 
 
@@ -276,6 +280,8 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
     rematch_id = _rematch_id(game)
     two_players = game.is_two_players and bool(sides)
     offered_by = game.rematch_offered_by_id
+    draw_by = game.draw_offered_by_id
+    running = two_players and game.status == Game.Status.ACTIVE
     return {
         "game": game,
         "urls": game_urls(game.pk),
@@ -304,6 +310,11 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "can_offer_rematch": two_players and game.is_finished and rematch_id is None and offered_by is None,
         "rematch_offered_by_me": two_players and rematch_id is None and offered_by == player.pk,
         "rematch_offered_to_me": two_players and rematch_id is None and offered_by not in (None, player.pk),
+        # draw offers: for the two players of a running game
+        "can_offer_draw": running and draw_by is None and game.draw_offer_ply != game.ply,
+        "draw_declined": running and draw_by is None and game.draw_offer_ply == game.ply,
+        "draw_offered_by_me": running and draw_by == player.pk,
+        "draw_offered_to_me": running and draw_by not in (None, player.pk),
     }
 
 
@@ -518,6 +529,39 @@ def rematch_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     try:
         game = rematch_decline(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _after_action(request, game)
+
+
+@login_required
+@require_POST
+def draw_offer_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = draw_offer(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _after_action(request, game)
+
+
+@login_required
+@require_POST
+def draw_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = draw_accept(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _after_action(request, game)
+
+
+@login_required
+@require_POST
+def draw_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = draw_decline(game=game, player=request.user)
     except GameError as err:
         return _refused(request, game, err)
     return _after_action(request, game)

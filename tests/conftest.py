@@ -83,6 +83,15 @@ def make_game(db, player):
     return make
 
 
+@pytest.fixture
+def duel(player, other_player):
+    """A classic game in progress: alice (X) against bob (O), made by a challenge and its acceptance."""
+    from games.services import challenge_accept, challenge_create
+
+    game = challenge_create(player=player, variant="classic", side="X")
+    return challenge_accept(game=game, player=other_player)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory) -> None:
     """On SQLite, test against a database file rather than pytest-django's shared in-memory one.

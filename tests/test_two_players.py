@@ -51,13 +51,6 @@ def third_client(third_player) -> Client:
     return client
 
 
-@pytest.fixture
-def duel(player, other_player) -> Game:
-    """A classic game in progress: alice (X) against bob (O), made by a challenge and its acceptance."""
-    game = challenge_create(player=player, variant="classic", side="X")
-    return challenge_accept(game=game, player=other_player)
-
-
 def finish(game: Game, x, o) -> Game:
     """X wins along the top row."""
     for move, who in ((0, x), (3, o), (1, x), (4, o), (2, x)):

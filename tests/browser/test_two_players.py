@@ -159,6 +159,39 @@ def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
     expect(alice.locator("#board button[data-move]")).to_have_count(0)
 
 
+def test_a_draw_offer_declined_then_agreed_live(new_context):
+    alice, bob = (new_context().new_page() for _ in range(2))
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+    game_id = create_game(alice, "mnk", "human", side="X", rows=7, cols=7, k=5)
+    bob.goto(f"/games/{game_id}/")
+    bob.locator("#accept-challenge").click()
+    expect(alice.locator("#draw-offer-button")).to_be_visible(timeout=LIVE_TIMEOUT)
+    alice_loads, bob_loads = watch_navigations(alice), watch_navigations(bob)
+
+    # Alice offers; bob's page shows it without a reload and he declines.
+    alice.locator("#draw-offer-button").click()
+    expect(alice.locator("#draw-waiting")).to_be_visible()
+    expect(bob.locator("#draw-offer")).to_be_visible(timeout=LIVE_TIMEOUT)
+    bob.locator("#draw-decline").click()
+    expect(bob.locator("#draw")).to_contain_text("Draw declined")
+    expect(alice.locator("#draw")).to_contain_text("Draw declined", timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#draw-offer-button")).to_have_count(0)
+
+    # After a move, bob offers and alice agrees: both pages end the game drawn.
+    alice.locator('#board button[data-move="24"]').click()
+    expect(bob.locator("#draw-offer-button")).to_be_visible(timeout=LIVE_TIMEOUT)
+    bob.locator("#draw-offer-button").click()
+    expect(alice.locator("#draw-accept")).to_be_visible(timeout=LIVE_TIMEOUT)
+    alice.locator("#draw-accept").click()
+    expect(alice.locator("#status")).to_have_text("Draw (agreed)")
+    expect(bob.locator("#status")).to_have_text("Draw (agreed)", timeout=LIVE_TIMEOUT)
+    expect(bob.locator("#board button[data-move]")).to_have_count(0)
+    assert alice_loads == [] and bob_loads == []  # every change came by htmx
+    game = Game.objects.get(pk=game_id)
+    assert (game.result, game.result_reason, game.ply) == ("draw", "agreed", 1)
+
+
 def test_lobby_shows_challenges_as_they_come_and_go_without_a_reload(new_context):
     alice, bob = (new_context().new_page() for _ in range(2))
     sign_up(alice, "alice")
