@@ -66,11 +66,12 @@
     var cell = active.closest("[data-cell]");
     if (cell) lastSpot = center(cell);
     // From the status line (a computer was thinking) back to where the player last was on the board.
-    pending = lastSpot || { first: true };
+    pending = lastSpot ? { x: lastSpot.x, y: lastSpot.y } : { first: true };
+    pending.xhr = event.detail.xhr;  // settled by this answer's swap, not by an earlier one still settling
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!pending) return;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!pending || event.detail.xhr !== pending.xhr) return;
     var was = pending;
     pending = null;
     var play = document.getElementById("play");

@@ -100,7 +100,9 @@ _SETTLED_JS = """([target, finals]) => {
   const board = document.getElementById('board');
   if (!board) return false;
   const marks = board.querySelectorAll('[data-cell][data-mark="X"], [data-cell][data-mark="O"]').length;
-  return marks >= target && board.querySelector('button[data-move]:not([disabled])') !== null;
+  // ...and htmx has processed the new board: a click before that would submit the plain way.
+  return marks >= target && board.querySelector('button[data-move]:not([disabled])') !== null &&
+    !document.querySelector('.htmx-swapping, .htmx-settling');
 }"""
 
 

@@ -102,9 +102,16 @@ def _focused_move(page: Page) -> str | None:
     return page.evaluate("() => document.activeElement && document.activeElement.getAttribute('data-move')")
 
 
+def _htmx_idle(page: Page) -> None:
+    """Wait until htmx has swapped and settled: a key pressed before the new board is processed would
+    submit its form the plain way (a page load, the path without JavaScript)."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
 def test_the_board_is_played_with_the_keyboard_alone(page: Page):
     sign_up(page, "kim")
     create_game(page, "classic", "local")
+    loads = watch_navigations(page)
     page.locator('#board button[data-move="0"]').focus()
     for key, move in (("ArrowRight", "1"), ("ArrowDown", "4"), ("ArrowLeft", "3"), ("ArrowUp", "0")):
         page.keyboard.press(key)
@@ -120,6 +127,7 @@ def test_the_board_is_played_with_the_keyboard_alone(page: Page):
     page.keyboard.press("ArrowRight")  # 4
     page.keyboard.press("Enter")
     expect(page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X")
+    _htmx_idle(page)
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
     assert _focused_move(page) in {"1", "3", "5", "7"}  # a playable neighbour of the centre
 
@@ -133,7 +141,9 @@ def test_the_board_is_played_with_the_keyboard_alone(page: Page):
         page.locator(f'#board button[data-move="{move}"]').focus()
         page.keyboard.press("Enter")
         expect(page.locator(f'#board [data-cell="{move}"]')).not_to_have_attribute("data-mark", "")
+        _htmx_idle(page)
     expect(page.locator("#status")).to_have_text("X wins")
+    assert loads == [], "a move loaded the page instead of going through htmx"
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'status'")
 
 
@@ -157,6 +167,7 @@ def test_keyboard_focus_survives_a_computer_that_answers_in_a_second_request(pag
     page.keyboard.press("Enter")
     expect(page.locator('#board [data-cell="40"]')).to_have_attribute("data-mark", "X")
     wait_settled(page, 2)
+    _htmx_idle(page)
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
     page.keyboard.press("Enter")  # and the next move is one key away
     wait_settled(page, 4)
