@@ -109,3 +109,31 @@ def test_forgotten_password_reset_by_email_link(page: Page):
     page.locator('form:has(input[name="password"]) button[type="submit"]').click()
     page.wait_for_url(lambda url: "/login/" not in url)
     expect(page.locator("body")).to_contain_text("dora")
+
+
+def _luminance(page: Page, selector: str) -> float:
+    """Relative luminance (0 black .. 1 white) of an element's computed background colour."""
+    return page.locator(selector).first.evaluate(
+        """element => {
+          const [r, g, b] = getComputedStyle(element).backgroundColor.match(/[\\d.]+/g).slice(0, 3).map(Number);
+          const lin = c => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+        }"""
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
+    page = new_context(color_scheme=scheme).new_page()
+    sign_up(page, f"{scheme}-player")
+    page.goto("/games/new/")
+    page.locator('input[name="opponent"][value="local"]').check()
+    page.locator('form:has([name="variant"]) button[type="submit"]').click()
+    expect(page.locator("#board")).to_be_visible()
+    page_bg, card_bg, cell_bg = (_luminance(page, s) for s in ("html", ".play-main", "#board .cell"))
+    text = page.locator("#status").evaluate("e => getComputedStyle(e).color")
+    if scheme == "dark":
+        assert page_bg < 0.05 and card_bg < 0.05 and cell_bg < 0.05, (page_bg, card_bg, cell_bg)
+        assert text != "rgb(29, 35, 48)"  # not the light theme's ink on a dark page
+    else:
+        assert page_bg > 0.8 and card_bg > 0.8 and cell_bg > 0.8, (page_bg, card_bg, cell_bg)
