@@ -146,6 +146,10 @@ PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days, and
 # someone's inbox through the site.
 PASSWORD_RESET_INTERVAL = timedelta(minutes=int(os.environ.get("DJANGO_PASSWORD_RESET_INTERVAL_MINUTES", "15")))
 
+# In a game between two players, the one waiting may claim the win once the other has not moved for
+# this long (there are no clocks: a game may take days, but not forever).
+GAME_ABANDON_AFTER = timedelta(hours=int(os.environ.get("DJANGO_GAME_ABANDON_AFTER_HOURS", "72")))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:history"
 LOGOUT_REDIRECT_URL = "login"

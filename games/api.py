@@ -55,10 +55,12 @@ from .services import (
     Position,
     challenge_accept,
     challenge_cancel,
+    claim_win_after,
     computer_move,
     draw_accept,
     draw_decline,
     draw_offer,
+    game_claim_win,
     game_create,
     game_position,
     game_resign,
@@ -309,6 +311,7 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         # the offer comes from one of the two seated players, already loaded
         "rematch_offered_by": _offered_by(game, game.rematch_offered_by_id),
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
+        "claim_win_after": claim_win_after(game),
     }
 
 
@@ -517,6 +520,18 @@ def accept_rematch(request: HttpRequest, game_id: int) -> Status:
 )
 def decline_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     game = rematch_decline(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/claim-win", response={200: GameOut, **ERRORS}, tags=["games"],
+    summary="Claim the win from an opponent who stopped playing",
+)
+def claim_win(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """In a game between two players, waiting for your opponent's move: once ``claim_win_after`` has passed
+    (72 hours without any change to the game by default), you win (``result_reason`` ``abandoned``).
+    Before that, or on your own turn: ``409 claim_refused``."""
+    game = game_claim_win(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 
 

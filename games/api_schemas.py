@@ -143,6 +143,10 @@ class GameSummaryOut(Schema):
     rematch_of: int | None = Field(..., description="the game this one is the rematch of")
     rematch_offered_by: str | None = Field(..., description="a pending rematch offer: who made it")
     draw_offered_by: str | None = Field(..., description="a pending draw offer in a running game: who made it")
+    claim_win_after: datetime | None = Field(
+        ..., description="a running game between two players: from then on, the player waiting for a move may "
+        "claim the win (POST .../claim-win); every change of the game moves it on"
+    )
 
 
 class GameOut(GameSummaryOut):

@@ -54,6 +54,7 @@ class Game(models.Model):
         FULL = "full", "board full"
         RESIGNED = "resigned", "resigned"
         AGREED = "agreed", "draw agreed"
+        ABANDONED = "abandoned", "opponent stopped playing"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -194,9 +195,11 @@ class Game(models.Model):
             return "Draw (agreed)" if self.result_reason == self.Reason.AGREED else "Draw"
         if self.result in SIDES:
             text = f"{self.result} wins"
+            loser = "O" if self.result == "X" else "X"
             if self.result_reason == self.Reason.RESIGNED:
-                loser = "O" if self.result == "X" else "X"
                 text += f" ({loser} resigned)"
+            elif self.result_reason == self.Reason.ABANDONED:
+                text += f" ({loser} stopped playing)"
             return text
         return ""
 

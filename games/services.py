@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -119,6 +121,11 @@ class RematchRefused(GameError):
 class DrawRefused(GameError):
     status_code = 409
     code = "draw_refused"
+
+
+class ClaimRefused(GameError):
+    status_code = 409
+    code = "claim_refused"
 
 
 # Rebuilding a position --------------------------------------------------------------------------
@@ -577,6 +584,47 @@ def game_resign(*, game: Game, player) -> Game:
         locked.status = Game.Status.FINISHED
         locked.result = "O" if loser == "X" else "X"
         locked.result_reason = Game.Reason.RESIGNED
+        locked.finished = timezone.now()
+        locked.draw_offered_by = None
+        locked.version += 1
+        locked.save(
+            update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
+        )
+    return locked
+
+
+# An opponent who stopped playing ---------------------------------------------------------------------
+
+
+def claim_win_after(game: Game) -> datetime | None:
+    """When the player waiting in a running two-player game may claim the win (None for other games)."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE:
+        return None
+    return game.updated + settings.GAME_ABANDON_AFTER
+
+
+def game_claim_win(*, game: Game, player) -> Game:
+    """The player waiting for a move wins a two-player game the opponent has left for GAME_ABANDON_AFTER.
+
+    Any change to the game (a move, a draw offer or its answer) starts the time again.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        sides = locked.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game")
+        if not locked.is_two_players:
+            raise ClaimRefused("only a game against another player can be won because the other stopped playing")
+        _check_playable(locked)
+        if locked.to_move in sides:
+            raise ClaimRefused("it is your turn: your opponent is waiting for you")
+        after = claim_win_after(locked)
+        if timezone.now() < after:
+            raise ClaimRefused(
+                f"your opponent still has time to move: you may claim the win after {after:%d %b %Y, %H:%M} UTC"
+            )
+        locked.status = Game.Status.FINISHED
+        locked.result, locked.result_reason = sides[0], Game.Reason.ABANDONED
         locked.finished = timezone.now()
         locked.draw_offered_by = None
         locked.version += 1

@@ -49,11 +49,13 @@ from .services import (
     Position,
     challenge_accept,
     challenge_cancel,
+    claim_win_after,
     computer_move,
     draw_accept,
     draw_decline,
     draw_offer,
     fresh_position,
+    game_claim_win,
     game_create,
     game_for_page,
     game_moves,
@@ -104,7 +106,7 @@ def _game_url_format(name: str) -> str:
 def game_urls(pk: int) -> dict[str, str]:
     return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
         ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
-        ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"),
+        ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"),
     )}
 
 
@@ -315,7 +317,14 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "draw_declined": running and draw_by is None and game.draw_offer_ply == game.ply,
         "draw_offered_by_me": running and draw_by == player.pk,
         "draw_offered_to_me": running and draw_by not in (None, player.pk),
+        # the opponent stopped playing: the player waiting may claim the win
+        "can_claim_win": _can_claim_win(game, sides),
     }
+
+
+def _can_claim_win(game: Game, sides: list[str]) -> bool:
+    after = claim_win_after(game) if sides else None
+    return after is not None and game.to_move not in sides and timezone.now() >= after
 
 
 def _render_play(request: HttpRequest, position: Position, *, error: str = "", status: int = 200) -> HttpResponse:
@@ -562,6 +571,17 @@ def draw_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     try:
         game = draw_decline(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _after_action(request, game)
+
+
+@login_required
+@require_POST
+def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    try:
+        game = game_claim_win(game=game, player=request.user)
     except GameError as err:
         return _refused(request, game, err)
     return _after_action(request, game)

@@ -517,3 +517,18 @@ def test_game_ids_out_of_the_databases_range_are_404(player_client):
         assert player_client.get(url).status_code == 404
     for url in ("/games/99999999999999999999/move/", "/games/99999999999999999999/computer/"):
         assert player_client.post(url, {"move": "1"}, **HTMX).status_code == 404
+
+
+def test_template_comments_close_on_their_line():
+    """Django's {# #} comment is one line only: one spread over two lines is printed on the page."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    unclosed = []
+    for path in Path(settings.BASE_DIR, "templates").rglob("*.html"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\{#(?!.*#\})", line):
+                unclosed.append(f"{path.relative_to(settings.BASE_DIR)}:{number}")
+    assert unclosed == []

@@ -1,0 +1,93 @@
+"""Claiming the win from an opponent who stopped playing (no clocks, but no endless games either)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+from games.services import ClaimRefused, NotSeated, claim_win_after, draw_offer, game_claim_win, move_play
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def idle(game: Game, *, hours: float) -> None:
+    """Make the game's last change ``hours`` old (a queryset update leaves ``updated`` as given)."""
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=hours))
+
+
+def test_the_waiting_player_wins_once_the_time_has_passed(duel, player, other_player, settings):
+    move_play(game=duel, player=player, move=4)  # bob (O) to move, and he does not
+    game = Game.objects.get(pk=duel.pk)
+    assert claim_win_after(game) == game.updated + settings.GAME_ABANDON_AFTER
+    idle(duel, hours=71)
+    with pytest.raises(ClaimRefused, match="still has time"):
+        game_claim_win(game=duel, player=player)
+    idle(duel, hours=73)
+    game = game_claim_win(game=duel, player=player)
+    assert game.status == Game.Status.FINISHED and game.result == "X"
+    assert game.result_reason == Game.Reason.ABANDONED and game.result_text() == "X wins (O stopped playing)"
+    assert claim_win_after(game) is None
+
+
+def test_no_claim_on_your_own_turn_or_by_others(duel, player, other_player, make_player, make_game):
+    idle(duel, hours=100)  # alice (X) to move: she is the one keeping bob waiting
+    with pytest.raises(ClaimRefused, match="your turn"):
+        game_claim_win(game=duel, player=player)
+    with pytest.raises(NotSeated):
+        game_claim_win(game=duel, player=make_player("carol"))
+    computer_game = make_game(opponent="easy")
+    assert claim_win_after(computer_game) is None
+    with pytest.raises(ClaimRefused):
+        game_claim_win(game=computer_game, player=player)
+    assert Game.objects.get(pk=duel.pk).status == Game.Status.ACTIVE
+
+
+def test_any_change_starts_the_time_again(duel, player, other_player):
+    move_play(game=duel, player=player, move=4)
+    idle(duel, hours=100)
+    draw_offer(game=duel, player=other_player)  # bob is there after all: he offers a draw
+    with pytest.raises(ClaimRefused):
+        game_claim_win(game=duel, player=player)
+
+
+def test_the_page_offers_the_claim_only_when_due(duel, player, player_client, other_client):
+    move_play(game=duel, player=player, move=4)
+    page = reverse("games:detail", args=[duel.pk])
+    assert 'id="claim-win"' not in player_client.get(page).content.decode()
+    idle(duel, hours=80)
+    assert 'id="claim-win"' in player_client.get(page).content.decode()
+    assert 'id="claim-win"' not in other_client.get(page).content.decode()  # bob is the one to move
+
+    response = player_client.post(reverse("games:claim", args=[duel.pk]), **HTMX)
+    assert response.status_code == 200
+    assert "X wins (O stopped playing)" in response.content.decode()
+    # Bob's page learns it from its poll.
+    assert "X wins (O stopped playing)" in other_client.get(
+        reverse("games:poll", args=[duel.pk]), {"v": "0"}, **HTMX
+    ).content.decode()
+
+
+def test_a_claim_too_early_is_refused_in_words(duel, player, player_client):
+    move_play(game=duel, player=player, move=4)
+    response = player_client.post(reverse("games:claim", args=[duel.pk]), **HTMX)
+    assert response.status_code == 409
+    assert "still has time to move" in response.content.decode()
+    assert Game.objects.get(pk=duel.pk).status == Game.Status.ACTIVE
+
+
+def test_api_claim_win(duel, player, player_client, other_client):
+    move_play(game=duel, player=player, move=4)
+    data = player_client.get(f"/api/games/{duel.pk}").json()
+    assert data["claim_win_after"] is not None
+    response = player_client.post(f"/api/games/{duel.pk}/claim-win")
+    assert response.status_code == 409 and response.json()["code"] == "claim_refused"
+    idle(duel, hours=80)
+    response = other_client.post(f"/api/games/{duel.pk}/claim-win")  # bob, on his own turn
+    assert response.status_code == 409
+    data = player_client.post(f"/api/games/{duel.pk}/claim-win").json()
+    assert data["status"] == "finished" and data["result"] == "X" and data["result_reason"] == "abandoned"
+    assert data["claim_win_after"] is None
