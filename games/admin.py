@@ -29,16 +29,20 @@ class MoveInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "variant", "x_seat", "o_seat", "opponent", "status", "result", "ply", "created")
     list_display_links = ("id", "variant")
-    list_filter = ("variant", "status", "result", "opponent", "private", "created")
+    list_filter = ("variant", "status", "result", "result_reason", "opponent", "private", "created")
     search_fields = ("x_player__username", "o_player__username", "created_by__username")
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
-    readonly_fields = ("ply", "version", "created", "updated", "finished")
-    raw_id_fields = ("x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by")
+    readonly_fields = ("ply", "version", "created", "updated", "finished", "draw_offer_ply")
+    raw_id_fields = (
+        "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
+    )
     inlines = [MoveInline]
     fieldsets = (
         (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private")}),
-        ("Challenge and rematch", {"fields": ("invitee", "rematch_of", "rematch_offered_by")}),
+        ("Challenge, draw offer and rematch", {
+            "fields": ("invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by"),
+        }),
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy")}),
         ("State", {

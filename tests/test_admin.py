@@ -31,6 +31,7 @@ def test_game_changelist_and_change_page(staff_client, finished_game):
     html = response.content.decode()
     assert "moves-0-id" not in html or 'name="moves-0-move"' not in html  # moves are read-only
     assert html.count('class="field-move"') >= 5
+    assert 'name="draw_offered_by"' in html  # the draw offer, as a raw id (no list of every player)
 
 
 def test_game_changelist_filters_and_search(staff_client, finished_game, make_game, other_player):
@@ -39,6 +40,8 @@ def test_game_changelist_filters_and_search(staff_client, finished_game, make_ga
     assert "1 game" in staff_client.get(url, {"variant": "nxn"}).content.decode()
     assert "1 game" in staff_client.get(url, {"status__exact": "finished"}).content.decode()
     assert "1 game" in staff_client.get(url, {"result__exact": "X"}).content.decode()
+    assert "1 game" in staff_client.get(url, {"result_reason__exact": "line"}).content.decode()
+    assert "0 games" in staff_client.get(url, {"result_reason__exact": "agreed"}).content.decode()
     html = staff_client.get(url, {"q": "bob"}).content.decode()
     assert "1 game" in html and "bob" in html
 
