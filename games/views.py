@@ -318,13 +318,18 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "draw_offered_by_me": running and draw_by == player.pk,
         "draw_offered_to_me": running and draw_by not in (None, player.pk),
         # the opponent stopped playing: the player waiting may claim the win
-        "can_claim_win": _can_claim_win(game, sides),
+        **_claim_context(game, sides),
     }
 
 
-def _can_claim_win(game: Game, sides: list[str]) -> bool:
-    after = claim_win_after(game) if sides else None
-    return after is not None and game.to_move not in sides and timezone.now() >= after
+def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:
+    """``can_claim_win`` now; else, for the player waiting, ``claim_poll_at``: the moment (epoch seconds)
+    the page's poll asks for the page again, so the button appears without a reload."""
+    after = claim_win_after(game) if sides and game.to_move not in sides else None
+    if after is None:
+        return {"can_claim_win": False, "claim_poll_at": None}
+    due = timezone.now() >= after
+    return {"can_claim_win": due, "claim_poll_at": None if due else int(after.timestamp()) + 1}
 
 
 def _render_play(request: HttpRequest, position: Position, *, error: str = "", status: int = 200) -> HttpResponse:
@@ -467,9 +472,17 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
             request, "games/partials/_error.html", {"error": "This game is no longer available."}, status=404
         )
         return reswap(retarget(response, "#game-error"), "innerHTML")
-    if str(row.version) == request.GET.get("v"):
+    if str(row.version) == request.GET.get("v") and not _claim_now_due(request.GET.get("c")):
         return HttpResponse(status=204)
     return _render_play(request, fresh_position(_game_for(request, pk)))
+
+
+def _claim_now_due(moment: str | None) -> bool:
+    """The page said when its player may claim the win (``c``, epoch seconds): has that time come?"""
+    try:
+        return moment is not None and float(moment) <= timezone.now().timestamp()
+    except ValueError:
+        return False  # not a time: as if the page had not asked
 
 
 def _after_action(request: HttpRequest, game: Game) -> HttpResponse:

@@ -91,3 +91,23 @@ def test_api_claim_win(duel, player, player_client, other_client):
     data = player_client.post(f"/api/games/{duel.pk}/claim-win").json()
     assert data["status"] == "finished" and data["result"] == "X" and data["result_reason"] == "abandoned"
     assert data["claim_win_after"] is None
+
+
+def test_the_claim_appears_on_an_open_page_without_a_reload(duel, player, player_client):
+    move_play(game=duel, player=player, move=4)
+    game = Game.objects.get(pk=duel.pk)
+    page = player_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    at = int(claim_win_after(game).timestamp()) + 1
+    assert f"?v={game.version}&amp;c={at}" in page  # the poll carries the moment the claim comes due
+    poll = reverse("games:poll", args=[duel.pk])
+    assert player_client.get(poll, {"v": game.version, "c": at}, **HTMX).status_code == 204  # not yet
+    for garbage in ("soon", "nan", ""):
+        assert player_client.get(poll, {"v": game.version, "c": garbage}, **HTMX).status_code == 204
+    idle(duel, hours=80)  # the time has come; nothing else changed
+    response = player_client.get(poll, {"v": game.version, "c": at - 80 * 3600}, **HTMX)
+    assert response.status_code == 200 and 'id="claim-win"' in response.content.decode()
+
+
+def test_no_claim_moment_for_the_player_to_move(duel, player, other_client):
+    move_play(game=duel, player=player, move=4)
+    assert "&amp;c=" not in other_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
