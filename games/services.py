@@ -581,15 +581,20 @@ def game_resign(*, game: Game, player) -> Game:
             raise NotSeated("you are not playing in this game, so you cannot resign it")
         _check_playable(locked)
         loser = locked.to_move if len(sides) == 2 else sides[0]
-        locked.status = Game.Status.FINISHED
-        locked.result = "O" if loser == "X" else "X"
-        locked.result_reason = Game.Reason.RESIGNED
-        locked.finished = timezone.now()
-        locked.draw_offered_by = None
-        locked.version += 1
-        locked.save(
-            update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
-        )
+        _end(locked, "O" if loser == "X" else "X", Game.Reason.RESIGNED)
+    return locked
+
+
+def _end(locked: Game, result: str, reason: str) -> Game:
+    """Finish a running game otherwise than by a move (resigned, agreed, abandoned); a pending draw offer goes."""
+    locked.status = Game.Status.FINISHED
+    locked.result, locked.result_reason = result, reason
+    locked.finished = timezone.now()
+    locked.draw_offered_by = None
+    locked.version += 1
+    locked.save(
+        update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
+    )
     return locked
 
 
@@ -623,14 +628,7 @@ def game_claim_win(*, game: Game, player) -> Game:
             raise ClaimRefused(
                 f"your opponent still has time to move: you may claim the win after {after:%d %b %Y, %H:%M} UTC"
             )
-        locked.status = Game.Status.FINISHED
-        locked.result, locked.result_reason = sides[0], Game.Reason.ABANDONED
-        locked.finished = timezone.now()
-        locked.draw_offered_by = None
-        locked.version += 1
-        locked.save(
-            update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
-        )
+        _end(locked, sides[0], Game.Reason.ABANDONED)
     return locked
 
 
@@ -645,18 +643,6 @@ def _check_draw(locked: Game, player) -> None:
     _check_playable(locked)
 
 
-def _agree_draw(locked: Game) -> Game:
-    locked.status = Game.Status.FINISHED
-    locked.result, locked.result_reason = Game.Result.DRAW, Game.Reason.AGREED
-    locked.finished = timezone.now()
-    locked.draw_offered_by = None
-    locked.version += 1
-    locked.save(
-        update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
-    )
-    return locked
-
-
 def draw_offer(*, game: Game, player) -> Game:
     """``player`` offers a draw in a running game between two players; the opponent's page shows it.
 
@@ -668,7 +654,7 @@ def draw_offer(*, game: Game, player) -> Game:
         _check_draw(locked, player)
         offered_by = locked.draw_offered_by_id
         if offered_by is not None and offered_by != player.pk:
-            return _agree_draw(locked)
+            return _end(locked, Game.Result.DRAW, Game.Reason.AGREED)
         if offered_by is None:
             if locked.draw_offer_ply == locked.ply:
                 raise DrawRefused("a draw was just declined; it can be offered again after the next move")
@@ -688,7 +674,7 @@ def draw_accept(*, game: Game, player) -> Game:
             raise DrawRefused("no draw has been offered")
         if locked.draw_offered_by_id == player.pk:
             raise DrawRefused("you offered this draw; your opponent has to accept it")
-        return _agree_draw(locked)
+        return _end(locked, Game.Result.DRAW, Game.Reason.AGREED)
 
 
 def draw_decline(*, game: Game, player) -> Game:

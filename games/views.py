@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -443,14 +444,7 @@ def game_computer_move(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_resign_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = game_resign(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    if request.htmx:
-        return _render_play(request, game_position(game))
-    return redirect("games:detail", pk=game.pk)
+    return _game_action(request, pk, game_resign)
 
 
 @login_required
@@ -499,15 +493,24 @@ def _go_to(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(url)
 
 
+def _game_action(
+    request: HttpRequest, pk: int, action: Callable[..., Game],
+    then: Callable[[HttpRequest, Game], HttpResponse] = _after_action,
+) -> HttpResponse:
+    """Run a service ``action(game=..., player=...)`` on this game; ``then`` answers with the game it returns
+    (by default: the game as it now stands)."""
+    game = _game_for(request, pk)
+    try:
+        game = action(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return then(request, game)
+
+
 @login_required
 @require_POST
 def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = challenge_accept(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _go_to(request, game)
+    return _game_action(request, pk, challenge_accept, then=_go_to)
 
 
 @login_required
@@ -548,56 +551,31 @@ def rematch_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def rematch_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = rematch_decline(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _after_action(request, game)
+    return _game_action(request, pk, rematch_decline)
 
 
 @login_required
 @require_POST
 def draw_offer_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = draw_offer(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _after_action(request, game)
+    return _game_action(request, pk, draw_offer)
 
 
 @login_required
 @require_POST
 def draw_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = draw_accept(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _after_action(request, game)
+    return _game_action(request, pk, draw_accept)
 
 
 @login_required
 @require_POST
 def draw_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = draw_decline(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _after_action(request, game)
+    return _game_action(request, pk, draw_decline)
 
 
 @login_required
 @require_POST
 def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
-    try:
-        game = game_claim_win(game=game, player=request.user)
-    except GameError as err:
-        return _refused(request, game, err)
-    return _after_action(request, game)
+    return _game_action(request, pk, game_claim_win)
 
 
 @login_required
