@@ -78,7 +78,9 @@ def test_an_expired_form_gets_the_sites_csrf_page(player):
     browser.force_login(player)
     response = browser.post(reverse("games:new"), {"variant": "classic", "opponent": "easy", "side": "X"})
     assert response.status_code == 403
-    assert "Form expired" in _in_site_frame(response)
+    text = _in_site_frame(response)
+    assert "Form expired" in text
+    assert reverse("games:history") in text and "Log out" in text  # still shown as signed in
     assert not Game.objects.exists()
 
 
