@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from .models import Player
+from .services import password_reset_claim
 
 EMAIL_HELP = "Used only to send you a link if you forget your password; nobody else sees it."
 
@@ -35,6 +36,4 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     """
 
     def get_users(self, email: str) -> list[Player]:
-        from .services import password_reset_claim
-
         return [player for player in super().get_users(email) if password_reset_claim(player=player)]
