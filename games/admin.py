@@ -33,7 +33,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("x_player__username", "o_player__username", "created_by__username")
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
-    readonly_fields = ("ply", "version", "created", "updated", "finished", "draw_offer_ply")
+    readonly_fields = ("ply", "version", "takebacks", "created", "updated", "finished", "draw_offer_ply")
     raw_id_fields = (
         "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
     )
@@ -46,7 +46,9 @@ class GameAdmin(admin.ModelAdmin):
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy")}),
         ("State", {
-            "fields": ("status", "result", "result_reason", "ply", "version", "created", "updated", "finished"),
+            "fields": (
+                "status", "result", "result_reason", "ply", "takebacks", "version", "created", "updated", "finished"
+            ),
         }),
     )
 

@@ -65,6 +65,7 @@ from .services import (
     game_position,
     game_resign,
     move_play,
+    move_takeback,
     rematch_accept,
     rematch_decline,
     rematch_offer,
@@ -312,6 +313,7 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "rematch_offered_by": _offered_by(game, game.rematch_offered_by_id),
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
         "claim_win_after": claim_win_after(game),
+        "takebacks": game.takebacks,
     }
 
 
@@ -532,6 +534,18 @@ def claim_win(request: HttpRequest, game_id: int) -> dict[str, Any]:
     (72 hours without any change to the game by default), you win (``result_reason`` ``abandoned``).
     Before that, or on your own turn: ``409 claim_refused``."""
     game = game_claim_win(game=_visible_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/takeback", response={200: GameOut, **ERRORS}, tags=["games"], summary="Take your move back"
+)
+def take_back(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """In a running game without another player (against the computer, or both seats yours): your latest
+    move goes, with the computer's replies after it, so it is your turn again; both seats yours: the last
+    move. ``takebacks`` counts them. Against another player, in a finished game, or before your first move:
+    ``409 takeback_refused`` (or the usual ``game_finished``)."""
+    game = move_takeback(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 
 

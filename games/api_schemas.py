@@ -147,6 +147,7 @@ class GameSummaryOut(Schema):
         ..., description="a running game between two players: from then on, the player waiting for a move may "
         "claim the win (POST .../claim-win); every change of the game moves it on"
     )
+    takebacks: int = Field(..., description="moves taken back so far (POST .../takeback)")
 
 
 class GameOut(GameSummaryOut):

@@ -110,6 +110,8 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
+    #: moves taken back so far (games without another person: against the computer, or on one screen)
+    takebacks = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -128,6 +128,11 @@ class ClaimRefused(GameError):
     code = "claim_refused"
 
 
+class TakebackRefused(GameError):
+    status_code = 409
+    code = "takeback_refused"
+
+
 # Rebuilding a position --------------------------------------------------------------------------
 
 
@@ -565,7 +570,8 @@ def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = Fa
     try:
         with transaction.atomic():
             again = _lock(locked)
-            if again.ply != locked.ply or again.is_finished:
+            # The version, not the ply: after a takeback and another move the ply is the same again.
+            if again.version != locked.version or again.is_finished:
                 raise MoveConflict("the game moved on while the computer was thinking")
             return _record(again, moves, [choice], after)
     except IntegrityError:
@@ -595,6 +601,48 @@ def _end(locked: Game, result: str, reason: str) -> Game:
     locked.save(
         update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
     )
+    return locked
+
+
+# Taking a move back ---------------------------------------------------------------------------------
+
+
+def takeback_keeps(moves: list[int], sides: list[str]) -> int | None:
+    """How many of ``moves`` stay when the player holding ``sides`` takes a move back (None: nothing to take).
+
+    The player's own latest move goes, and every move after it (the computer's replies), so that it is
+    that player's turn again; with both seats (one screen), simply the last move.
+    """
+    ply = len(moves)
+    while ply and ("X" if ply % 2 == 1 else "O") not in sides:
+        ply -= 1
+    return ply - 1 if ply else None
+
+
+def move_takeback(*, game: Game | int, player) -> Game:
+    """Take back ``player``'s latest move (see ``takeback_keeps``) in a running game with no other person in it:
+    against the computer, or two people on one screen. Against another player it would need their consent,
+    so it is refused there, as it is in a finished game. The Move rows after the kept ones are deleted;
+    ``takebacks`` counts how often it happened, and the game page and the API show it.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        sides = locked.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game")
+        if locked.is_two_players:
+            raise TakebackRefused("moves cannot be taken back in a game against another player")
+        _check_playable(locked)
+        moves = current_moves(locked)
+        keep = takeback_keeps(moves, sides)
+        if keep is None:
+            raise TakebackRefused("you have not made a move yet, so there is none to take back")
+        Move.objects.filter(game_id=locked.pk, ply__gt=keep).delete()
+        locked.ply = keep
+        locked.move_list = ",".join(map(str, moves[:keep]))
+        locked.takebacks += 1
+        locked.version += 1
+        locked.save(update_fields=["ply", "move_list", "takebacks", "version", "updated"])
     return locked
 
 

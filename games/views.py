@@ -63,10 +63,12 @@ from .services import (
     game_position,
     game_resign,
     move_play,
+    move_takeback,
     rematch_accept,
     rematch_decline,
     rematch_offer,
     state_after,
+    takeback_keeps,
 )
 
 HISTORY_PAGE_SIZE = 20
@@ -108,6 +110,7 @@ def game_urls(pk: int) -> dict[str, str]:
     return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
         ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
         ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"),
+        ("takeback", "takeback"),
     )}
 
 
@@ -296,6 +299,11 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "variant_label": state.variant.describe(),
         "my_sides": sides,
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
+        # a game without another person: the player may take their latest move back (not while the computer thinks)
+        "can_take_back": (
+            bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
+            and not status["computer_to_move"] and takeback_keeps(position.moves, sides) is not None
+        ),
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,
         "x_label": game.seat_label("X"),
@@ -576,6 +584,12 @@ def draw_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_action(request, pk, game_claim_win)
+
+
+@login_required
+@require_POST
+def game_takeback_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _game_action(request, pk, move_takeback)
 
 
 @login_required

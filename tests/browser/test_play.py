@@ -171,3 +171,24 @@ def test_keyboard_focus_survives_a_computer_that_answers_in_a_second_request(pag
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
     page.keyboard.press("Enter")  # and the next move is one key away
     wait_settled(page, 4)
+
+
+def test_a_move_is_taken_back_without_a_page_reload(page: Page):
+    sign_up(page, "tara")
+    game_id = create_game(page, "classic", "easy")
+    expect(page.locator("#takeback")).to_have_count(0)  # nothing to take back yet
+    loads = watch_navigations(page)
+
+    page.locator('#board button[data-move="4"]').click()
+    wait_settled(page, 2)
+    expect(page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X")
+    page.locator("#takeback").click()
+
+    # My move and the computer's answer are gone: an empty board, my turn, the cell playable again.
+    expect(page.locator("#play")).to_have_attribute("data-ply", "0")
+    expect(page.locator("#board button[data-move]")).to_have_count(9)
+    expect(page.locator("#takebacks")).to_have_text("1 takeback in this game.")
+    expect(page.locator("#takeback")).to_have_count(0)
+    assert loads == [], f"the page navigated: {loads}"
+    game = Game.objects.get(pk=game_id)
+    assert (game.ply, game.takebacks, game.moves.count()) == (0, 1, 0)

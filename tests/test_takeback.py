@@ -1,0 +1,243 @@
+"""Taking a move back in a game without another person: the services' rules, the game page and the JSON API."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Move
+from games.services import (
+    GameFinished,
+    MoveConflict,
+    NotSeated,
+    TakebackRefused,
+    computer_move,
+    game_resign,
+    move_play,
+    move_takeback,
+    state_after,
+    takeback_keeps,
+)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def stored(game: Game) -> list[int]:
+    return list(Move.objects.filter(game=game).order_by("ply").values_list("move", flat=True))
+
+
+def assert_consistent(game: Game) -> None:
+    """The row's caches agree with the Move rows, which replay through the engine."""
+    game = fresh(game)
+    moves = stored(game)
+    assert game.ply == len(moves)
+    assert game.move_list == ",".join(map(str, moves))
+    assert list(Move.objects.filter(game=game).order_by("ply").values_list("ply", flat=True)) == list(
+        range(1, len(moves) + 1)
+    )
+    state_after(game, moves)  # raises if a stored move is illegal
+
+
+@pytest.mark.parametrize(
+    ("moves", "sides", "keeps"),
+    [
+        ([], ["X"], None),
+        ([4, 0], ["X"], 0),  # my move and the computer's reply
+        ([4, 0, 8], ["X"], 2),  # my move, the computer still to answer
+        ([4], ["O"], None),  # only the computer has moved
+        ([4, 0, 8], ["O"], 1),  # the computer's answer to my move, and my move
+        ([4, 0, 8], ["X", "O"], 2),  # one screen: the last move
+        ([4], ["X", "O"], 0),
+    ],
+)
+def test_takeback_keeps(moves, sides, keeps):
+    assert takeback_keeps(moves, sides) == keeps
+
+
+# Services --------------------------------------------------------------------------------------------
+
+
+def test_against_the_computer_my_move_and_its_reply_go(make_game, player):
+    game = make_game(opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=4, quick_reply=True)
+    move_play(game=game, player=player, move=next(c for c in range(9) if c not in stored(game)), quick_reply=True)
+    before, moves = fresh(game), stored(game)
+    assert before.ply == 4
+
+    taken = move_takeback(game=game, player=player)
+    assert taken.ply == 2 and taken.to_move == "X" and taken.takebacks == 1
+    assert taken.version == before.version + 1  # an open page sees the change
+    assert stored(game) == moves[:2]
+    assert_consistent(game)
+
+    move_takeback(game=game, player=player)
+    game = fresh(game)
+    assert game.ply == 0 and game.move_list == "" and game.takebacks == 2 and stored(game) == []
+    with pytest.raises(TakebackRefused, match="not made a move yet"):
+        move_takeback(game=game, player=player)
+
+    move_play(game=game, player=player, move=8, quick_reply=True)  # the game goes on from there
+    assert stored(game)[0] == 8 and fresh(game).ply == 2
+    assert_consistent(game)
+
+
+def test_playing_o_the_computers_first_move_stays(make_game, player):
+    game = make_game(opponent="easy", strategy="random", side="O")
+    computer_move(game=game)
+    first = stored(game)[0]
+    mine = next(cell for cell in range(9) if cell != first)
+    move_play(game=game, player=player, move=mine, quick_reply=True)
+    assert fresh(game).ply == 3
+
+    game = move_takeback(game=game, player=player)
+    assert game.ply == 1 and game.to_move == "O" and stored(game) == [first]
+    assert_consistent(game)
+    with pytest.raises(TakebackRefused):
+        move_takeback(game=game, player=player)
+
+
+def test_on_one_screen_the_last_move_goes(make_game, player):
+    game = make_game(opponent="local")
+    for cell in (4, 0, 8):
+        move_play(game=game, player=player, move=cell)
+    game = move_takeback(game=game, player=player)
+    assert (game.ply, game.to_move, stored(game)) == (2, "X", [4, 0])
+    game = move_takeback(game=game, player=player)
+    assert (game.ply, game.to_move, stored(game)) == (1, "O", [4])
+    assert game.takebacks == 2
+    assert_consistent(game)
+
+
+@pytest.mark.parametrize("case", ["two players", "stranger", "watch", "finished", "no move"])
+def test_refused_and_nothing_changes(case, make_game, make_player, duel, player, other_player):
+    if case == "two players":
+        move_play(game=duel, player=player, move=4)
+        game, by, error, words = duel, player, TakebackRefused, "against another player"
+    elif case == "stranger":
+        game = make_game(opponent="easy", strategy="random")
+        move_play(game=game, player=player, move=4, quick_reply=True)
+        by, error, words = make_player("carol"), NotSeated, "not playing"
+    elif case == "watch":
+        game = make_game(opponent="watch", strategy="random")
+        computer_move(game=game)
+        by, error, words = player, NotSeated, "not playing"
+    elif case == "finished":
+        game = make_game(opponent="local")
+        move_play(game=game, player=player, move=4)
+        game_resign(game=game, player=player)
+        by, error, words = player, GameFinished, "over"
+    else:
+        game = make_game(opponent="easy", strategy="random", side="O")
+        computer_move(game=game)
+        by, error, words = player, TakebackRefused, "not made a move"
+    before = fresh(game)
+    moves = stored(game)
+    with pytest.raises(error, match=words):
+        move_takeback(game=game, player=by)
+    after = fresh(game)
+    assert stored(game) == moves
+    assert (after.ply, after.version, after.takebacks, after.status) == (
+        before.ply, before.version, before.takebacks, before.status
+    )
+
+
+def test_a_slow_computer_does_not_answer_a_position_taken_back(make_game, player, monkeypatch):
+    """The computer thinks outside the lock; if meanwhile the move it answers is taken back and another one
+    played (the same ply again), its answer is refused rather than stored after the wrong moves."""
+    game = make_game(opponent="hard", strategy="mcts")
+    move_play(game=game, player=player, move=4)  # mcts is slow: the page asks for its move separately
+    assert fresh(game).ply == 1
+
+    class Meanwhile:
+        name = "slow"
+
+        def choose(self, state):
+            move_takeback(game=game, player=player)
+            move_play(game=game, player=player, move=0)
+            return 8  # legal after 4, and after 0 too: only the version tells the positions apart
+
+    monkeypatch.setattr(services, "seat_strategy", lambda *args, **kwargs: Meanwhile())
+    with pytest.raises(MoveConflict):
+        computer_move(game=game)
+    assert stored(game) == [0]
+    assert_consistent(game)
+
+
+# Pages -----------------------------------------------------------------------------------------------
+
+
+def test_take_back_on_the_game_page(make_game, player, player_client):
+    game = make_game(opponent="easy", strategy="random")
+    page = reverse("games:detail", args=[game.pk])
+    url = reverse("games:takeback", args=[game.pk])
+    assert 'id="takeback"' not in player_client.get(page).content.decode()  # nothing to take back yet
+
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)
+    text = response.content.decode()
+    assert 'id="takeback"' in text and url in text
+
+    response = player_client.post(url, **HTMX)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert 'data-ply="0"' in text and 'data-move="4"' in text  # the cell is free again
+    assert "1 takeback in this game." in text and 'id="takeback"' not in text
+    assert fresh(game).ply == 0
+
+    player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"})
+    response = player_client.post(url)  # without JavaScript: back to the game page
+    assert response.status_code == 302 and response["Location"] == page
+    assert "2 takebacks in this game." in player_client.get(page).content.decode()
+
+
+def test_no_take_back_while_the_computer_thinks(make_game, player, player_client):
+    game = make_game(opponent="hard", strategy="mcts")
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)
+    text = response.content.decode()
+    assert 'id="thinking"' in text and 'id="takeback"' not in text
+
+
+def test_against_another_player_the_page_refuses(duel, player, player_client, other_client):
+    move_play(game=duel, player=player, move=4)
+    assert 'id="takeback"' not in player_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    response = player_client.post(reverse("games:takeback", args=[duel.pk]), **HTMX)
+    assert response.status_code == 409
+    assert "cannot be taken back in a game against another player" in response.content.decode()
+    assert fresh(duel).ply == 1
+
+
+def test_a_spectator_cannot_take_back(make_game, make_player, player):
+    game = make_game(opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=4, quick_reply=True)
+    carol = Client()
+    carol.force_login(make_player("carol"))
+    assert 'id="takeback"' not in carol.get(reverse("games:detail", args=[game.pk])).content.decode()
+    response = carol.post(reverse("games:takeback", args=[game.pk]), **HTMX)
+    assert response.status_code == 403
+    assert fresh(game).ply == 2
+    assert carol.get(reverse("games:takeback", args=[game.pk])).status_code == 405
+
+
+# API -------------------------------------------------------------------------------------------------
+
+
+def test_api_takeback(make_game, player, player_client, duel):
+    game = make_game(opponent="easy", strategy="random")
+    data = player_client.post(f"/api/games/{game.pk}/moves", {"move": 4}, content_type="application/json").json()
+    assert data["ply"] == 2 and data["takebacks"] == 0
+
+    response = player_client.post(f"/api/games/{game.pk}/takeback")
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert data["ply"] == 0 and data["takebacks"] == 1 and data["your_turn"] is True and 4 in data["legal_moves"]
+
+    response = player_client.post(f"/api/games/{game.pk}/takeback")
+    assert response.status_code == 409 and response.json()["code"] == "takeback_refused"
+    response = player_client.post(f"/api/games/{duel.pk}/takeback")
+    assert response.status_code == 409 and response.json()["code"] == "takeback_refused"
+    assert player_client.get(f"/api/games/{game.pk}/takeback").status_code == 405
