@@ -9,6 +9,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.views import healthz
+from games import views as game_views
 from games.api import api
 from players import views as player_views
 from players.forms import ThrottledPasswordResetForm
@@ -33,6 +34,7 @@ urlpatterns = [
         name="password_reset_done",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("leaderboard/", game_views.leaderboard_view, name="leaderboard"),
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),
     path("api/", api.urls),

@@ -1,4 +1,4 @@
-"""Admin for games: moves inline and read-only; filters by variant, status and result."""
+"""Admin for games: moves inline and read-only; filters by variant, status and result; ratings to look up."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from .models import Game, Move
+from .models import Game, Move, Rating
 
 
 class MoveInline(admin.TabularInline):
@@ -33,7 +33,10 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("x_player__username", "o_player__username", "created_by__username")
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
-    readonly_fields = ("ply", "version", "takebacks", "created", "updated", "finished", "draw_offer_ply")
+    readonly_fields = (
+        "ply", "version", "takebacks", "created", "updated", "finished", "draw_offer_ply",
+        "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after",
+    )
     raw_id_fields = (
         "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
     )
@@ -43,8 +46,8 @@ class GameAdmin(admin.ModelAdmin):
         ("Challenge, draw offer and rematch", {
             "fields": ("invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by"),
         }),
-        ("Seat X", {"fields": ("x_player", "x_level", "x_strategy")}),
-        ("Seat O", {"fields": ("o_player", "o_level", "o_strategy")}),
+        ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
+        ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "version", "created", "updated", "finished"
@@ -76,4 +79,25 @@ class MoveAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    """Ratings follow from the games: staff may look them up and delete one (the player starts again), not edit."""
+
+    list_display = ("player", "variant", "rating_points", "games", "won", "lost", "drawn", "updated")
+    list_filter = ("variant",)
+    search_fields = ("player__username",)
+    list_select_related = ("player",)
+    ordering = ("variant", "-rating")
+
+    @admin.display(description="rating", ordering="rating")
+    def rating_points(self, rating: Rating) -> int:
+        return round(rating.rating)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
         return False

@@ -32,6 +32,8 @@ from .api_schemas import (
     GameFilters,
     GameOut,
     GamePage,
+    LeaderboardFilters,
+    LeaderboardOut,
     MeOut,
     MoveIn,
     PlayOut,
@@ -261,6 +263,19 @@ def me(request: HttpRequest) -> dict[str, Any]:
     return {"id": request.auth.pk, "username": request.auth.get_username()}
 
 
+@api.get(
+    "/leaderboard", response={200: LeaderboardOut, **ERRORS}, tags=["players"], summary="The best-rated players"
+)
+def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dict[str, Any]:
+    """Ratings (Elo, one per variant) come from finished games between two players; see the site's leaderboard."""
+    rows = [
+        {"rank": row.rank, "username": row.player.get_username(), "rating": round(row.rating), "games": row.games,
+         "won": row.won, "lost": row.lost, "drawn": row.drawn}
+        for row in selectors.leaderboard(filters.variant)
+    ]
+    return {"variant": filters.variant, "rows": rows}
+
+
 # Game state -----------------------------------------------------------------------------------------
 
 MAX_ID = 2**63 - 1
@@ -314,7 +329,13 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
         "claim_win_after": claim_win_after(game),
         "takebacks": game.takebacks,
+        "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
     }
+
+
+def _rating(game: Game, side: str) -> dict[str, int] | None:
+    change = game.rating_change(side)
+    return None if change is None else {key: change[key] for key in ("before", "after", "delta")}
 
 
 def _offered_by(game: Game, player_id: int | None) -> str | None:

@@ -118,6 +118,12 @@ class MoveOut(Schema):
     label: str = Field(..., description="the move as people type it in the terminal")
 
 
+class RatingChangeOut(Schema):
+    before: int
+    after: int
+    delta: int
+
+
 class GameSummaryOut(Schema):
     id: int
     url: str
@@ -148,6 +154,9 @@ class GameSummaryOut(Schema):
         "claim the win (POST .../claim-win); every change of the game moves it on"
     )
     takebacks: int = Field(..., description="moves taken back so far (POST .../takeback)")
+    ratings: dict[SideName, RatingChangeOut] | None = Field(
+        ..., description="a rated game (finished, between two players): each seat's rating before and after it"
+    )
 
 
 class GameOut(GameSummaryOut):
@@ -171,6 +180,25 @@ class GameFilters(Schema):
     status: StatusName | None = Field(None, description="open, active or finished")  # type: ignore[valid-type]
     page: int = Field(1, ge=1, le=1_000_000)
     page_size: int = Field(20, ge=1, le=100)
+
+
+class LeaderboardFilters(Schema):
+    variant: VariantKey = Field("classic", description="the variant")  # type: ignore[valid-type]
+
+
+class LeaderboardRowOut(Schema):
+    rank: int
+    username: str
+    rating: int
+    games: int
+    won: int
+    lost: int
+    drawn: int
+
+
+class LeaderboardOut(Schema):
+    variant: str
+    rows: list[LeaderboardRowOut] = Field(..., description="the best-rated players, best first (at most 100)")
 
 
 class GamePage(Schema):

@@ -16,9 +16,13 @@ can ask "anything new since version N?" with one indexed lookup. A rematch is a 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+from .rating import INITIAL_RATING
 
 SIDES = ("X", "O")
 
@@ -112,6 +116,11 @@ class Game(models.Model):
     draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
     #: moves taken back so far (games without another person: against the computer, or on one screen)
     takebacks = models.PositiveIntegerField(default=0)
+    #: a rated game between two players (games.rating): each seat's rating in the variant before and after it
+    x_rating_before = models.FloatField(null=True, blank=True)
+    x_rating_after = models.FloatField(null=True, blank=True)
+    o_rating_before = models.FloatField(null=True, blank=True)
+    o_rating_after = models.FloatField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -191,6 +200,23 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def is_rated(self) -> bool:
+        """Finished and counted in both players' ratings."""
+        return self.x_rating_after is not None
+
+    def rating_change(self, side: str) -> dict[str, Any] | None:
+        """``before``, ``after``, ``delta`` (whole points) and ``delta_text`` ("+16", "−16") for a side of a
+        rated game, else None."""
+        before, after = (
+            (self.x_rating_before, self.x_rating_after) if side == "X" else (self.o_rating_before, self.o_rating_after)
+        )
+        if before is None or after is None:
+            return None
+        delta = round(after) - round(before)
+        text = f"+{delta}" if delta >= 0 else f"\N{MINUS SIGN}{-delta}"
+        return {"before": round(before), "after": round(after), "delta": delta, "delta_text": text}
+
     def result_text(self) -> str:
         """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""
         if self.result == self.Result.DRAW:
@@ -223,3 +249,28 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} · {self.ply}. {self.side} {self.move}"
+
+
+class Rating(models.Model):
+    """A player's Elo rating in one variant, from finished games against other players (``games.rating``).
+
+    Kept by ``games.services`` in the transaction that ends a game; ``won``, ``lost`` and ``drawn`` count the
+    rated games only.
+    """
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=20)
+    rating = models.FloatField(default=INITIAL_RATING)
+    games = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["variant", "-rating"]
+        constraints = [models.UniqueConstraint(fields=["player", "variant"], name="rating_unique_player_variant")]
+        indexes = [models.Index(fields=["variant", "-rating"], name="rating_board_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} · {self.variant} · {self.rating:.0f}"

@@ -1,4 +1,4 @@
-"""Read-only queries over games: who may see a game, a player's history, per-variant stats."""
+"""Read-only queries over games: who may see a game, a player's history, per-variant stats, ratings."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from .engine import VARIANTS
-from .models import Game
+from .models import Game, Rating
 
 #: history filter on the result from the player's point of view
 RESULT_FILTERS = {
@@ -125,7 +125,8 @@ def player_stats(player) -> list[dict[str, Any]]:
     """Finished games where ``player`` held exactly one seat, per variant (in the engine's order).
 
     Each row: ``variant`` (key), ``label``, ``played``, ``won``, ``lost``, ``drawn``. Local games
-    (both seats) and watched games count for nobody. One query.
+    (both seats) and watched games count for nobody. ``rating`` (whole points) and ``rated_games``: the
+    player's rating in the variant, None before a rated game there. Two queries.
     """
     one_seat = _as_x_only(player) | _as_o_only(player)
     rows = (
@@ -139,6 +140,7 @@ def player_stats(player) -> list[dict[str, Any]]:
             drawn=Count("id", filter=Q(result=Game.Result.DRAW)),
         )
     )
+    ratings = {rating.variant: rating for rating in Rating.objects.filter(player=player)}
     order = {key: i for i, key in enumerate(VARIANTS)}
     result = [
         {
@@ -148,8 +150,33 @@ def player_stats(player) -> list[dict[str, Any]]:
             "won": row["won"],
             "lost": row["lost"],
             "drawn": row["drawn"],
+            "rating": round(ratings[row["variant"]].rating) if row["variant"] in ratings else None,
+            "rated_games": ratings[row["variant"]].games if row["variant"] in ratings else 0,
         }
         for row in rows
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
     return result
+
+
+#: players shown on a leaderboard
+LEADERBOARD_SIZE = 100
+
+
+def leaderboard(variant: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
+    """The best-rated active players in ``variant``, best first (ties: more games, then the earlier to get
+    there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
+    rows = list(
+        Rating.objects.filter(variant=variant, player__is_active=True, games__gt=0)
+        .select_related("player")
+        .order_by("-rating", "-games", "updated", "player_id")[:limit]
+    )
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return rows
+
+
+def rated_variants() -> list[str]:
+    """Variants with at least one rated game, in the engine's order."""
+    present = set(Rating.objects.filter(games__gt=0).values_list("variant", flat=True).distinct())
+    return [key for key in VARIANTS if key in present]

@@ -28,7 +28,8 @@ from django.utils import timezone
 from config.pk_lookup import get_by_pk, insert_rows, update_fields
 
 from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant
-from .models import LEVELS, SIDES, Game, Move, Opponent
+from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
+from .rating import MIN_RATED_PLY, new_rating
 
 # Errors ---------------------------------------------------------------------------------------
 
@@ -471,7 +472,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
         else:
             game.result = state.winner
             game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
-        fields += ["status", "finished", "result", "result_reason"]
+        fields += ["status", "finished", "result", "result_reason", *_rate(game)]
     update_fields(game, fields)
     return Position(game=game, state=state, moves=all_moves)
 
@@ -599,9 +600,44 @@ def _end(locked: Game, result: str, reason: str) -> Game:
     locked.draw_offered_by = None
     locked.version += 1
     locked.save(
-        update_fields=["status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated"]
+        update_fields=[
+            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *_rate(locked)
+        ]
     )
     return locked
+
+
+def _rate(locked: Game) -> list[str]:
+    """A game between two players has just ended (``result`` set, in the caller's transaction): move both
+    players' ratings in its variant and note them on the game. Returns the game's fields it set (none for a
+    game that is not rated: against the computer, on one screen, or ended before each player moved).
+
+    The two rating rows are created if missing (without a conflict when another game creates one at the
+    same moment), then locked in the order of the players' ids, so two games ending at once cannot deadlock.
+    """
+    if not locked.is_two_players or locked.ply < MIN_RATED_PLY:
+        return []
+    x_id, o_id = locked.x_player_id, locked.o_player_id
+    Rating.objects.bulk_create(
+        [Rating(player_id=pid, variant=locked.variant) for pid in sorted((x_id, o_id))], ignore_conflicts=True
+    )
+    rows = {
+        row.player_id: row
+        for row in Rating.objects.select_for_update().filter(variant=locked.variant, player_id__in=(x_id, o_id))
+        .order_by("player_id")
+    }
+    x, o = rows[x_id], rows[o_id]
+    x_score = {Game.Result.X: 1.0, Game.Result.O: 0.0}.get(locked.result, 0.5)
+    locked.x_rating_before, locked.o_rating_before = x.rating, o.rating
+    locked.x_rating_after = new_rating(x.rating, o.rating, x_score, x.games)
+    locked.o_rating_after = new_rating(o.rating, x.rating, 1.0 - x_score, o.games)
+    for row, after, score in ((x, locked.x_rating_after, x_score), (o, locked.o_rating_after, 1.0 - x_score)):
+        row.rating = after
+        row.games += 1
+        outcome = "won" if score == 1.0 else "lost" if score == 0.0 else "drawn"
+        setattr(row, outcome, getattr(row, outcome) + 1)
+        row.save(update_fields=["rating", "games", outcome, "updated"])
+    return ["x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after"]
 
 
 # Taking a move back ---------------------------------------------------------------------------------

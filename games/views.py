@@ -26,17 +26,22 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
+from .engine import VARIANTS
 from .forms import HistoryFilterForm, NewGameForm
-from .models import Game
+from .models import Game, Rating
+from .rating import INITIAL_RATING
 from .selectors import (
+    LEADERBOARD_SIZE,
     RESULT_FILTERS,
     can_view,
     challenges_for,
     game_history,
     is_involved,
+    leaderboard,
     live_games,
     my_challenges,
     open_challenges,
+    rated_variants,
     variant_label,
 )
 from .services import (
@@ -308,6 +313,8 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "error": error,
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
+        "x_rating": game.rating_change("X"),
+        "o_rating": game.rating_change("O"),
         "spectator": not is_involved(game, player),
         "poll_every": _poll_every(game, player, sides, rematch_id),
         # challenges: only the controls that are this viewer's
@@ -618,6 +625,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "variant_label": state.variant.describe(),
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
+        "x_rating": game.rating_change("X"),
+        "o_rating": game.rating_change("O"),
         "status_text": game.result_text() if game.is_finished and ply == total else (
             f"After move {ply} of {total}" if ply else f"Start position ({total} moves in all)"
         ),
@@ -644,6 +653,30 @@ def history(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "games/partials/_history.html", context)
     return render(request, "games/history.html", {**context, **lobby_context(request)})
+
+
+@login_required
+@require_GET
+def leaderboard_view(request: HttpRequest) -> HttpResponse:
+    """The best-rated players of one variant (``?variant=``; by default the first variant with rated games)."""
+    rated = rated_variants()
+    variant = request.GET.get("variant") or (rated[0] if rated else next(iter(VARIANTS)))
+    context: dict[str, Any] = {"tabs": [(key, variant_label(key), key in rated) for key in VARIANTS]}
+    if variant not in VARIANTS:
+        context.update(variant="", error=f"There is no variant called “{variant[:40]}”: choose one above.")
+        return render(request, "games/leaderboard.html", context, status=400)
+    rows = leaderboard(variant, LEADERBOARD_SIZE)
+    mine = Rating.objects.filter(player=request.user, variant=variant, games__gt=0).first()
+    my_rank = None
+    if mine is not None and not any(row.player_id == request.user.pk for row in rows):
+        my_rank = Rating.objects.filter(
+            variant=variant, player__is_active=True, games__gt=0, rating__gt=mine.rating
+        ).count() + 1
+    context.update(
+        variant=variant, label=variant_label(variant), rows=rows, mine=mine, my_rank=my_rank,
+        size=LEADERBOARD_SIZE, initial=round(INITIAL_RATING),
+    )
+    return render(request, "games/leaderboard.html", context)
 
 
 LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed

@@ -142,3 +142,41 @@ def test_simultaneous_accepts_one_wins(make_player):
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.o_player_id == winners[0].o_player_id
     assert game.version == 1
+
+
+def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
+    """Each ending locks both players' rating rows (created on first need without a conflict, locked in the
+    players' order): games of the same two players, in both seatings, ending at once lose no update and
+    never deadlock."""
+    from games.models import Rating
+    from games.rating import new_rating
+    from games.services import game_resign
+
+    alice, bob = make_player("alice"), make_player("bob")
+    games = []
+    for i in range(THREADS):
+        x, o = (alice, bob) if i % 2 == 0 else (bob, alice)
+        game = challenge_accept(game=challenge_create(player=x, variant="classic", side="X"), player=o)
+        move_play(game=game, player=x, move=4)
+        move_play(game=game, player=o, move=0)
+        games.append(game)
+
+    results = run_together(lambda i: game_resign(game=Game.objects.get(pk=games[i].pk), player=bob))
+    assert all(isinstance(result, Game) for result in results), results
+    a, b = Rating.objects.get(player=alice), Rating.objects.get(player=bob)
+    assert (a.games, a.won, b.games, b.lost) == (THREADS, THREADS, THREADS, THREADS)
+    # Applied one after another, in some order: each game's "before" is the previous game's "after".
+    chain = sorted(
+        Game.objects.filter(pk__in=[g.pk for g in games]),
+        key=lambda g: g.x_rating_before if g.x_player_id == alice.pk else g.o_rating_before,
+    )
+    rating = 1500.0
+    for n, game in enumerate(chain):
+        side = "X" if game.x_player_id == alice.pk else "O"
+        before = game.x_rating_before if side == "X" else game.o_rating_before
+        after = game.x_rating_after if side == "X" else game.o_rating_after
+        assert before == pytest.approx(rating)
+        opponent = game.o_rating_before if side == "X" else game.x_rating_before
+        assert after == pytest.approx(new_rating(rating, opponent, 1.0, n))
+        rating = after
+    assert a.rating == pytest.approx(rating)

@@ -307,8 +307,10 @@ def test_player_stats_per_variant(player, other_player, make_game):
     Game.objects.filter(pk=local.pk).update(status="finished", result="X")  # both seats: counts for nobody
     rows = player_stats(player)
     assert rows == [
-        {"variant": "classic", "label": "Classic 3 x 3", "played": 3, "won": 1, "lost": 1, "drawn": 1},
-        {"variant": "nxn", "label": "n x n", "played": 1, "won": 1, "lost": 0, "drawn": 0},
+        {"variant": "classic", "label": "Classic 3 x 3", "played": 3, "won": 1, "lost": 1, "drawn": 1,
+         "rating": None, "rated_games": 0},
+        {"variant": "nxn", "label": "n x n", "played": 1, "won": 1, "lost": 0, "drawn": 0,
+         "rating": None, "rated_games": 0},
     ]
     assert player_stats(other_player) == []
 
