@@ -689,6 +689,16 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
     change to a game bumps its ``version``): the page's poll sends it back and gets 204 while it holds.
     """
     player = request.user
+    lists = [list(select(player)) for select in (open_challenges, challenges_for, my_challenges, live_games)]
+    open_list, for_me, mine, live = lists
+    # The challengers' ratings in their challenges' variants (one query, only when there is a challenge to accept).
+    ratings = {
+        (rating.player_id, rating.variant): round(rating.rating)
+        for rating in Rating.objects.filter(
+            player_id__in={g.created_by_id for g in open_list + for_me},
+            variant__in={g.variant for g in open_list + for_me}, games__gt=0,
+        )
+    } if open_list or for_me else {}
 
     def row(game: Game) -> dict[str, Any]:
         side = game.open_side() or "X"
@@ -697,14 +707,13 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             "label": variant_label(game.variant),
             "detail": _variant_detail(game),
             "creator": game.created_by.get_username(),
+            "creator_rating": ratings.get((game.created_by_id, game.variant)),
             "their_side": "O" if side == "X" else "X",
             "your_side": side,
             "invitee": game.invitee.get_username() if game.invitee_id else "",
             "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
         }
 
-    lists = [list(select(player)) for select in (open_challenges, challenges_for, my_challenges, live_games)]
-    open_list, for_me, mine, live = lists
     signature = repr([[(g.pk, g.version) for g in games] for games in lists])
     return {
         "open_challenges": [row(g) for g in open_list],

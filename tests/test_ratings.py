@@ -247,3 +247,21 @@ def test_api_ratings(duel, player, other_player, player_client):
     response = player_client.get("/api/leaderboard", {"variant": "nope"})
     assert response.status_code == 400 and response.json()["code"] == "invalid_input"
     assert Client().get("/api/leaderboard").status_code == 401
+
+
+def test_the_lobby_shows_challengers_ratings(player, other_player, make_player, player_client):
+    play_out(new_duel(player, other_player), player, other_player)  # bob: 1480 in classic
+    challenge_create(player=other_player, variant="classic", side="X")
+    challenge_create(player=other_player, variant="four", side="X")  # no rating there yet
+    challenge_create(player=make_player("carol"), variant="classic", side="X")  # carol: no rated game
+    text = player_client.get(reverse("games:history")).content.decode()
+    assert text.count("(1480)") == 1
+    assert "carol</strong> · " in text
+
+
+def test_a_profile_offers_to_challenge_its_player(player, other_player, player_client):
+    text = player_client.get(reverse("profile", args=["bob"])).content.decode()
+    assert f'href="{reverse("games:new")}?invite=bob"' in text and "Challenge bob" in text
+    assert 'id="challenge-player"' not in player_client.get(reverse("profile", args=["alice"])).content.decode()
+    response = player_client.get(reverse("games:new"), {"invite": "bob"})
+    assert 'value="bob"' in response.content.decode()  # the form arrives filled in
