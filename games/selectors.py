@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from .engine import VARIANTS
 from .models import Game, Rating
@@ -157,6 +157,13 @@ def player_stats(player) -> list[dict[str, Any]]:
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
     return result
+
+
+def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games`` with ``creator_rating``: their creator's rating in the game's variant (None before a rated
+    game there), in the same query."""
+    rating = Rating.objects.filter(player=OuterRef("created_by"), variant=OuterRef("variant"), games__gt=0)
+    return games.annotate(creator_rating=Subquery(rating.values("rating")[:1]))
 
 
 #: players shown on a leaderboard

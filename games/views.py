@@ -43,6 +43,7 @@ from .selectors import (
     open_challenges,
     rated_variants,
     variant_label,
+    with_creator_rating,
 )
 from .services import (
     ChallengeGone,
@@ -689,16 +690,11 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
     change to a game bumps its ``version``): the page's poll sends it back and gets 204 while it holds.
     """
     player = request.user
-    lists = [list(select(player)) for select in (open_challenges, challenges_for, my_challenges, live_games)]
+    lists = [
+        list(with_creator_rating(open_challenges(player))), list(with_creator_rating(challenges_for(player))),
+        list(my_challenges(player)), list(live_games(player)),
+    ]
     open_list, for_me, mine, live = lists
-    # The challengers' ratings in their challenges' variants (one query, only when there is a challenge to accept).
-    ratings = {
-        (rating.player_id, rating.variant): round(rating.rating)
-        for rating in Rating.objects.filter(
-            player_id__in={g.created_by_id for g in open_list + for_me},
-            variant__in={g.variant for g in open_list + for_me}, games__gt=0,
-        )
-    } if open_list or for_me else {}
 
     def row(game: Game) -> dict[str, Any]:
         side = game.open_side() or "X"
@@ -707,7 +703,7 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             "label": variant_label(game.variant),
             "detail": _variant_detail(game),
             "creator": game.created_by.get_username(),
-            "creator_rating": ratings.get((game.created_by_id, game.variant)),
+            "creator_rating": round(game.creator_rating) if getattr(game, "creator_rating", None) else None,
             "their_side": "O" if side == "X" else "X",
             "your_side": side,
             "invitee": game.invitee.get_username() if game.invitee_id else "",
