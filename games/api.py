@@ -42,7 +42,7 @@ from .api_schemas import (
 )
 from .engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from .engine.render import move_label
-from .models import LEVELS, SIDES, Game
+from .models import LEVELS, SIDES, Game, Rating
 from .services import (
     ChallengeGone,
     GameError,
@@ -258,9 +258,14 @@ def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
     return _catalogue()[1]
 
 
-@api.get("/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as")
+@api.get("/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as, and your ratings")
 def me(request: HttpRequest) -> dict[str, Any]:
-    return {"id": request.auth.pk, "username": request.auth.get_username()}
+    ratings = {
+        row.variant: {"rating": round(row.rating), "games": row.games, "won": row.won, "lost": row.lost,
+                      "drawn": row.drawn}
+        for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("variant")
+    }
+    return {"id": request.auth.pk, "username": request.auth.get_username(), "ratings": ratings}
 
 
 @api.get(

@@ -63,9 +63,20 @@ class StrategyOut(Schema):
     variants: list[str] = Field(..., description="variants it plays at their default options")
 
 
+class RatingOut(Schema):
+    rating: int
+    games: int
+    won: int
+    lost: int
+    drawn: int
+
+
 class MeOut(Schema):
     id: int
     username: str
+    ratings: dict[str, RatingOut] = Field(
+        ..., description="by variant key: your rating from games against other players (variants you have played)"
+    )
 
 
 # Games --------------------------------------------------------------------------------------------

@@ -772,6 +772,8 @@ def _history_row(game: Game, player) -> dict[str, Any]:
         "opponent": opponent,
         "outcome": outcome,
         "tone": outcome.split()[0].lower(),
+        # a rated game: what it did to this player's rating ("+20", "−20")
+        "rating_change": game.rating_change(sides[0]) if len(sides) == 1 else None,
     }
 
 

@@ -265,3 +265,24 @@ def test_a_profile_offers_to_challenge_its_player(player, other_player, player_c
     assert 'id="challenge-player"' not in player_client.get(reverse("profile", args=["alice"])).content.decode()
     response = player_client.get(reverse("games:new"), {"invite": "bob"})
     assert 'value="bob"' in response.content.decode()  # the form arrives filled in
+
+
+def test_history_rows_show_the_rating_change(duel, player, other_player, player_client, other_client, make_game):
+    play_out(duel, player, other_player)
+    computer = make_game(opponent="easy", strategy="random")
+    game_resign(game=computer, player=player)
+    html = player_client.get(reverse("games:history")).content.decode()
+    row = html.split(f'data-game="{duel.pk}"')[1].split("</tr>")[0]
+    assert '<span class="rating-change"' in row and ">+20</span>" in row
+    row = html.split(f'data-game="{computer.pk}"')[1].split("</tr>")[0]
+    assert "rating-change" not in row  # not rated
+    html = other_client.get(reverse("games:history")).content.decode()
+    assert ">\u221220</span>" in html.split(f'data-game="{duel.pk}"')[1].split("</tr>")[0]
+
+
+def test_api_me_has_my_ratings(duel, player, other_player, player_client):
+    assert player_client.get("/api/me").json()["ratings"] == {}
+    play_out(duel, player, other_player)
+    assert player_client.get("/api/me").json()["ratings"] == {
+        "classic": {"rating": 1520, "games": 1, "won": 1, "lost": 0, "drawn": 0}
+    }
