@@ -62,6 +62,7 @@ from .services import (
     draw_accept,
     draw_decline,
     draw_offer,
+    game_again,
     game_claim_win,
     game_create,
     game_position,
@@ -258,7 +259,9 @@ def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
     return _catalogue()[1]
 
 
-@api.get("/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as, and your ratings")
+@api.get(
+    "/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as, and your ratings"
+)
 def me(request: HttpRequest) -> dict[str, Any]:
     ratings = {
         row.variant: {"rating": round(row.rating), "games": row.games, "won": row.won, "lost": row.lost,
@@ -561,6 +564,20 @@ def claim_win(request: HttpRequest, game_id: int) -> dict[str, Any]:
     Before that, or on your own turn: ``409 claim_refused``."""
     game = game_claim_win(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/again", response={201: GameOut, **ERRORS}, tags=["games"],
+    summary="Start a new game with this game's settings",
+)
+def play_again(request: HttpRequest, game_id: int) -> Status:
+    """For the player who started the game (``403 not_creator`` otherwise): a new game with the same variant,
+    options, opponent, side and computer; as with ``POST /games``, a computer that moves first has moved.
+    Against another player: ``409 rematch_refused`` (offer a rematch instead)."""
+    game = game_again(game=_visible_game(request, game_id), player=request.auth)
+    if game.opponent in LEVELS:
+        _computer_reply(game)
+    return Status(201, game_state(game_position(_visible_game(request, game.pk)), request.auth))
 
 
 @api.post(

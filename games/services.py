@@ -323,6 +323,22 @@ def game_create(
     return game
 
 
+def game_again(*, game: Game, player) -> Game:
+    """A new game with the settings of ``game`` (variant, options, opponent, the player's side, the computer,
+    private or not) for the player who started it: "Play again". Against another player a rematch is
+    offered instead (``rematch_offer``), since the other player has to agree."""
+    if game.created_by_id != getattr(player, "pk", None):
+        raise NotCreator("only the player who started this game can start it again")
+    if game.opponent == Opponent.HUMAN:
+        raise RematchRefused("a game against another player starts again by a rematch, which they accept")
+    sides = game.sides_of(player)
+    strategy = next((name for name in (game.x_strategy, game.o_strategy) if name), None)
+    return game_create(
+        player=player, variant=game.variant, options=game.options, opponent=game.opponent,
+        side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private,
+    )
+
+
 def _resolve_invitee(invitee, *, player, opponent: str):
     """The invited player (from a player or a username), checked; None for an open challenge."""
     if invitee is None or invitee == "":

@@ -28,7 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retar
 
 from .engine import VARIANTS
 from .forms import HistoryFilterForm, NewGameForm
-from .models import Game, Rating
+from .models import Game, Opponent, Rating
 from .rating import INITIAL_RATING
 from .selectors import (
     LEADERBOARD_SIZE,
@@ -62,6 +62,7 @@ from .services import (
     draw_decline,
     draw_offer,
     fresh_position,
+    game_again,
     game_claim_win,
     game_create,
     game_for_page,
@@ -116,7 +117,7 @@ def game_urls(pk: int) -> dict[str, str]:
     return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
         ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
         ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"),
-        ("takeback", "takeback"),
+        ("takeback", "takeback"), ("again", "again"),
     )}
 
 
@@ -305,6 +306,8 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "variant_label": state.variant.describe(),
         "my_sides": sides,
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
+        # a finished game without another player: its creator may start one more with the same settings
+        "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
         # a game without another person: the player may take their latest move back (not while the computer thinks)
         "can_take_back": (
             bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
@@ -592,6 +595,12 @@ def draw_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_action(request, pk, game_claim_win)
+
+
+@login_required
+@require_POST
+def game_again_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _game_action(request, pk, game_again, then=_go_to)
 
 
 @login_required

@@ -192,3 +192,19 @@ def test_a_move_is_taken_back_without_a_page_reload(page: Page):
     assert loads == [], f"the page navigated: {loads}"
     game = Game.objects.get(pk=game_id)
     assert (game.ply, game.takebacks, game.moves.count()) == (0, 1, 0)
+
+
+def test_play_again_opens_a_new_game_with_the_same_settings(page: Page):
+    sign_up(page, "uma")
+    game_id = create_game(page, "nxn", "easy", side="O", size=4)
+    wait_settled(page, 1)  # the computer (X) opens
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click()
+    page.locator("#play-again").click()
+    page.wait_for_url(lambda url: re.search(r"/games/(\d+)/$", url) is not None and f"/games/{game_id}/" not in url)
+    new_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+    assert new_id != game_id
+    expect(page.locator("#board [data-cell]")).to_have_count(16)
+    wait_settled(page, 1)  # the computer plays X again, and it is my turn
+    game = Game.objects.get(pk=new_id)
+    assert (game.variant, game.options, game.opponent, game.o_player.username) == ("nxn", {"size": 4}, "easy", "uma")

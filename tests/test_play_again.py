@@ -1,0 +1,105 @@
+"""Play again: a new game with a finished game's settings, for the player who started it (page and API)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+from games.services import (
+    NotCreator,
+    RematchRefused,
+    challenge_create,
+    computer_move,
+    game_again,
+    game_create,
+    game_resign,
+    move_play,
+)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SETTINGS = ("variant", "options", "opponent", "private", "x_level", "x_strategy", "o_level", "o_strategy")
+
+
+def settings_of(game: Game) -> tuple:
+    return tuple(getattr(game, name) for name in SETTINGS) + (game.x_player_id, game.o_player_id)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"variant": "classic", "opponent": "easy", "side": "O"},
+        {"variant": "mnk", "options": {"rows": 7, "cols": 8, "k": 4}, "opponent": "hard", "strategy": "threats"},
+        {"variant": "ultimate", "opponent": "local", "private": True},
+        {"variant": "nxn", "options": {"size": 5}, "opponent": "watch", "strategy": "random"},
+        {"variant": "multi", "options": {"random_start": True}, "opponent": "medium"},
+    ],
+)
+def test_the_same_settings_again(kwargs, player):
+    game = game_create(player=player, **kwargs)
+    again = game_again(game=game, player=player)
+    assert again.pk != game.pk and again.status == Game.Status.ACTIVE and again.ply == 0
+    assert settings_of(again) == settings_of(game)
+    assert again.created_by_id == player.pk
+
+
+def test_only_its_creator_and_not_against_another_player(player, other_player, duel, make_game):
+    game = make_game(opponent="easy")
+    with pytest.raises(NotCreator):
+        game_again(game=game, player=other_player)
+    with pytest.raises(RematchRefused, match="rematch"):
+        game_again(game=duel, player=player)
+    with pytest.raises(RematchRefused):
+        game_again(game=challenge_create(player=player, variant="classic"), player=player)
+    assert Game.objects.count() == 3  # nothing new
+
+
+def test_play_again_on_the_game_page(player, player_client, make_game):
+    game = make_game(opponent="easy", strategy="random", side="O")
+    computer_move(game=game)
+    page = reverse("games:detail", args=[game.pk])
+    url = reverse("games:again", args=[game.pk])
+    assert 'id="play-again"' not in player_client.get(page).content.decode()  # not before the end
+
+    game_resign(game=game, player=player)
+    text = player_client.get(page).content.decode()
+    assert 'id="play-again"' in text and url in text and "Other settings" in text
+
+    response = player_client.post(url, **HTMX)
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 200 and response["HX-Redirect"] == reverse("games:detail", args=[new.pk])
+    assert (new.o_player_id, new.x_strategy, new.variant) == (player.pk, "random", "classic")
+
+    response = player_client.post(url)  # without JavaScript
+    newest = Game.objects.order_by("-pk").first()
+    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[newest.pk])
+
+
+def test_no_play_again_for_others(player, other_player, other_client, duel, make_game):
+    game = make_game(opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=4, quick_reply=True)
+    game_resign(game=game, player=player)
+    page = reverse("games:detail", args=[game.pk])
+    assert 'id="play-again"' not in other_client.get(page).content.decode()  # a spectator
+    response = other_client.post(reverse("games:again", args=[game.pk]), **HTMX)
+    assert response.status_code == 403 and "only the player who started" in response.content.decode().lower()
+
+    move_play(game=duel, player=player, move=4)
+    move_play(game=duel, player=other_player, move=0)
+    game_resign(game=duel, player=other_player)
+    text = other_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    assert 'id="play-again"' not in text and "rematch" in text.lower()
+    before = Game.objects.count()
+    assert other_client.post(reverse("games:again", args=[duel.pk]), **HTMX).status_code == 403
+    assert Game.objects.count() == before
+
+
+def test_api_play_again(player, player_client, other_client, make_game):
+    game = make_game(opponent="easy", strategy="random", side="O")
+    response = player_client.post(f"/api/games/{game.pk}/again")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["id"] != game.pk and data["variant"] == "classic" and data["your_sides"] == ["O"]
+    assert data["ply"] == 1 and data["your_turn"] is True  # the computer, X, has moved
+    response = other_client.post(f"/api/games/{game.pk}/again")
+    assert response.status_code == 403 and response.json()["code"] == "not_creator"
