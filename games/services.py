@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from config.pk_lookup import get_by_pk, insert_rows, update_fields
 
-from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant
+from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant, takeback_keeps
 from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
 from .rating import MIN_RATED_PLY, new_rating
 
@@ -659,21 +659,9 @@ def _rate(locked: Game) -> list[str]:
 # Taking a move back ---------------------------------------------------------------------------------
 
 
-def takeback_keeps(moves: list[int], sides: list[str]) -> int | None:
-    """How many of ``moves`` stay when the player holding ``sides`` takes a move back (None: nothing to take).
-
-    The player's own latest move goes, and every move after it (the computer's replies), so that it is
-    that player's turn again; with both seats (one screen), simply the last move.
-    """
-    ply = len(moves)
-    while ply and ("X" if ply % 2 == 1 else "O") not in sides:
-        ply -= 1
-    return ply - 1 if ply else None
-
-
 def move_takeback(*, game: Game | int, player) -> Game:
-    """Take back ``player``'s latest move (see ``takeback_keeps``) in a running game with no other person in it:
-    against the computer, or two people on one screen. Against another player it would need their consent,
+    """Take back ``player``'s latest move (the engine's ``takeback_keeps``) in a running game with no other
+    person in it: against the computer, or two people on one screen. Against another player it would need their consent,
     so it is refused there, as it is in a finished game. The Move rows after the kept ones are deleted;
     ``takebacks`` counts how often it happened, and the game page and the API show it.
     """

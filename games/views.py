@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
-from .engine import VARIANTS
+from .engine import VARIANTS, takeback_keeps
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game, Opponent, Rating
 from .rating import INITIAL_RATING
@@ -75,7 +75,6 @@ from .services import (
     rematch_decline,
     rematch_offer,
     state_after,
-    takeback_keeps,
 )
 
 HISTORY_PAGE_SIZE = 20

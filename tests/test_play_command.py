@@ -140,3 +140,14 @@ def test_inactive_player_cannot_record(player):
     with pytest.raises(CommandError, match="no active player"):
         play("", variant="classic", x="random", o="random", record="alice")
     assert not Game.objects.exists()
+
+
+def test_recorded_undo_takes_back_through_the_services(player):
+    script = "undo\n5\nundo\n" + "\n".join("123456789") + "\n"
+    out = play(script, variant="classic", x="human", o="ring", record="alice")
+    game = Game.objects.get()
+    assert "There is no move of yours to take back yet." in out and "Taken back: back to the start." in out
+    assert game.takebacks == 1 and game.status == "finished"
+    moves = stored_moves(game)
+    assert moves[0] == (1, "X", 0)  # the 5 was taken back; the game started again with 1
+    assert game.ply == len(moves) and game.move_list == ",".join(str(move) for _, _, move in moves)

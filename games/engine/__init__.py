@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import SIDES, IllegalMove, State, Variant
+from .core import SIDES, IllegalMove, State, Variant, takeback_keeps
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
@@ -28,6 +28,7 @@ def get_variant(key: str, **options: Any) -> Variant:
 
 __all__ = [
     "SIDES",
+    "takeback_keeps",
     "STRATEGIES",
     "Strategy",
     "get_strategy",

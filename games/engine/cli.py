@@ -7,7 +7,8 @@
 
 A player is ``human``, a difficulty level (easy, medium, hard, when the engine has levels) or any
 registered strategy, optionally with options: ``name:option=value,option=value``. How people type
-moves is described in ``render.py`` (and shown in the game). Bad input never ends the game; end of
+moves is described in ``render.py`` (and shown in the game). ``undo`` takes the person's latest move
+back, with the computer's answer to it. Bad input never ends the game; end of
 input (Ctrl-D), Ctrl-C or ``quit`` abandon it cleanly. Exit status: 0 game finished, 1 abandoned,
 2 bad command line.
 """
@@ -20,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from typing import IO, Any
 
-from . import VARIANTS, get_strategy, get_variant
+from . import VARIANTS, get_strategy, get_variant, takeback_keeps
 from .core import State, Variant
 from .render import (
     BOX_DIAGRAM,
@@ -37,12 +38,17 @@ from .strategies import STRATEGIES, Strategy
 HUMAN = "human"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
+UNDO_WORDS = {"undo", "takeback", "take back"}
 TRUE_WORDS = {"true", "yes", "on", "y"}
 FALSE_WORDS = {"false", "no", "off", "n"}
 
 
 class Abandon(Exception):
     """The person ended the game (EOF, Ctrl-C or 'quit'); the message says how."""
+
+
+class TakeBack(Exception):
+    """The person typed 'undo': their latest move (and the computer's answer to it) is to be taken back."""
 
 
 class UsageError(Exception):
@@ -266,14 +272,22 @@ def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
     return parser
 
 
-def ask_move(term: Terminal, state: State) -> int:
-    """Prompt until the person types a legal move (junk gets a message and a new prompt)."""
+def ask_move(term: Terminal, state: State, *, can_take_back: bool = False) -> int:
+    """Prompt until the person types a legal move (junk gets a message and a new prompt).
+
+    'undo' raises TakeBack when ``can_take_back``; otherwise it says there is nothing to take back.
+    """
     variant = state.variant
     term.say(f"{state.to_move} to move. {legal_moves_text(state)}")
     while True:
         text = term.ask(f"{state.to_move}> ")
+        if text.lower() in UNDO_WORDS:
+            if can_take_back:
+                raise TakeBack
+            term.say("There is no move of yours to take back yet.")
+            continue
         if text.lower() in HELP_WORDS:
-            term.say(move_help(variant) + "; 'quit' ends the game.")
+            term.say(move_help(variant) + "; 'undo' takes your last move back; 'quit' ends the game.")
             if variant.nested:
                 term.say("Boxes in every board:\n" + BOX_DIAGRAM)
             term.say(legal_moves_text(state))
@@ -291,24 +305,39 @@ def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
     """Play ``state`` to the end; returns the final state. Raises Abandon if the person stops."""
     variant = state.variant
     moves: list[int] = []
+    states = [state]  # states[n]: the position after n moves, for 'undo'
+    humans = [side for side, seat in seats.items() if seat.human]
     while not state.is_over:
         seat = seats[state.to_move]
         term.say()
         term.say(render_board(state))
         if seat.human:
-            move = ask_move(term, state)
+            keep = takeback_keeps(moves, humans)
+            try:
+                move = ask_move(term, state, can_take_back=keep is not None)
+            except TakeBack:
+                assert keep is not None
+                del moves[keep:], states[keep + 1:]
+                state = states[-1]
+                term.say(f"Taken back: {taken_back_text(keep)}.")
+                continue
         else:
             assert seat.strategy is not None
             move = seat.strategy.choose(state)
             term.say(f"{state.to_move} ({seat.label}) plays {spoken(variant, move)}")
         state = state.play(move)
         moves.append(move)
+        states.append(state)
     term.say()
     term.say(render_board(state))
     term.say()
     term.say(move_table(variant, moves))
     term.say(f"Result: {result_text(state)}")
     return state
+
+
+def taken_back_text(keep: int) -> str:
+    return "back to the start" if keep == 0 else f"back to the position after move {keep}"
 
 
 def spoken(variant: Variant, move: int) -> str:

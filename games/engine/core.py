@@ -3,10 +3,27 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 SIDES = ("X", "O")
+
+
+def side_of_ply(ply: int) -> str:
+    """Who made move number ``ply`` (1 for the first move of a game): X moves first."""
+    return "X" if ply % 2 == 1 else "O"
+
+
+def takeback_keeps(moves: Sequence[int], sides: Sequence[str]) -> int | None:
+    """How many of ``moves`` stay when whoever holds ``sides`` takes a move back (None: nothing to take).
+
+    Their own latest move goes, and every move after it (a computer's replies), so that it is their turn
+    again; with both sides (one screen), simply the last move.
+    """
+    ply = len(moves)
+    while ply and side_of_ply(ply) not in sides:
+        ply -= 1
+    return ply - 1 if ply else None
 
 
 class IllegalMove(ValueError):

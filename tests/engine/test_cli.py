@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -365,3 +366,24 @@ def test_module_runs_as_a_program() -> None:
     assert proc.returncode == 1  # input ended mid-game
     assert "is not a move" in proc.stdout and "Game abandoned: end of input" in proc.stdout
     assert proc.stderr == ""
+
+
+def test_undo_takes_my_move_and_the_computers_answer_back() -> None:
+    # ring answers the centre with a corner; 'undo' goes back to the empty board, then the game goes on.
+    script = ["undo", "5", "undo", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "ring"], script)
+    assert code == 0
+    assert "There is no move of yours to take back yet." in out  # before the first move
+    assert "Taken back: back to the start." in out
+    after = out.split("Taken back: back to the start.")[1]
+    assert after.strip("\n").startswith(" 1 | 2 | 3")  # the empty board is drawn again
+    assert "Result: " in out
+    assert re.search(r"\|\s+1\s+\|\s+X\s+\|\s+1\s+\|", out)  # the game's first move is now 1, not 5
+
+
+def test_undo_on_one_screen_takes_one_move_back() -> None:
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "human"], ["5", "1", "undo", "undo", "undo"])
+    assert code == 1  # then the input ends: abandoned
+    assert "Taken back: back to the position after move 1." in out
+    assert "Taken back: back to the start." in out
+    assert out.count("There is no move of yours to take back yet.") == 1

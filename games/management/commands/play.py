@@ -25,11 +25,12 @@ from typing import IO, Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import VARIANTS, Variant, get_strategy, get_variant
+from games.engine import VARIANTS, Variant, get_strategy, get_variant, takeback_keeps
 from games.engine.cli import (
     HUMAN,
     Abandon,
     Seat,
+    TakeBack,
     Terminal,
     _choose_variant,
     ask_move,
@@ -38,6 +39,7 @@ from games.engine.cli import (
     play_game,
     player_choices,
     spoken,
+    taken_back_text,
     variant_options,
 )
 from games.engine.core import State
@@ -48,7 +50,15 @@ from games.engine.render import (
     result_text,
 )
 from games.models import Game, Opponent
-from games.services import GameError, Position, computer_move, game_create, game_position, move_play
+from games.services import (
+    GameError,
+    Position,
+    computer_move,
+    game_create,
+    game_position,
+    move_play,
+    move_takeback,
+)
 
 
 class Command(BaseCommand):
@@ -232,7 +242,18 @@ def play_recorded(term: Terminal, game: Game, player: Any, seats: dict[str, Seat
         term.say()
         term.say(render_board(state))
         if seats[side].human:
-            move = ask_move(term, state)
+            humans = [s for s, seat in seats.items() if seat.human]
+            try:
+                move = ask_move(term, state, can_take_back=takeback_keeps(position.moves, humans) is not None)
+            except TakeBack:
+                try:
+                    taken = move_takeback(game=position.game, player=player)
+                except GameError as exc:
+                    term.say(f"Refused: {exc}")
+                else:
+                    term.say(f"Taken back: {taken_back_text(taken.ply)}.")
+                position = game_position(Game.objects.get(pk=game.pk))
+                continue
             try:
                 position = move_play(game=position.game, player=player, move=move)
             except GameError as exc:  # the services have the last word; say why and ask again
