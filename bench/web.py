@@ -12,7 +12,8 @@ it signs in through the real login page before the clock starts, then plays whol
 against the ``random`` strategy the way the game page does with htmx: create the game (POST
 /games/new/, then GET the game page), then POST /games/<id>/move/ (a cell among the answer's
 ``data-move`` buttons), with HX-Request and the CSRF header, until the game is over or the time is up;
-when the computer is to move first (the player took O) the page's POST /games/<id>/computer/ is made.
+a quick computer that moves first (the player took O) has already moved when the page opens; were it
+to ask for the computer's move (a slow computer), the page's POST /games/<id>/computer/ is made.
 ``random`` answers in milliseconds, so the server plays its reply inside the player's move request:
 one request usually stores two moves. Both figures are printed: moves stored per second (the player's
 and the computer's) and move requests per second; latency is per request, from sending it to having
@@ -256,7 +257,7 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
                 cells = MOVE_RE.findall(text)
                 if cells:
                     status, _, text = timed("move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells)})
-                else:  # the computer is to move first (we took O): the page asks for its move
+                else:  # a slow computer is to move: the page asks for its move (random opens at once)
                     status, _, text = timed("computer", "POST", f"/games/{game_id}/computer/", {})
                 if status != 200:
                     stats.errors.append(f"move in game {game_id}: {status} {text[:200]}")

@@ -323,20 +323,35 @@ def game_create(
     return game
 
 
+def computer_opening(*, game: Game) -> Game:
+    """A new game against the computer where the computer moves first: if it answers in milliseconds, it
+    plays its first move now, so the page opens with it instead of asking for it in a second request.
+    A slow computer, and a watched game (stepped by its page at a watchable pace), are left to the page.
+    Returns the game as it then stands.
+    """
+    if game.opponent not in LEVELS or game.ply or not game.is_computer(game.to_move):
+        return game
+    variant = game_variant(game)
+    if answers_at_once(seat_strategy(game, game.to_move, variant), variant):
+        return computer_move(game=game).game
+    return game
+
+
 def game_again(*, game: Game, player) -> Game:
     """A new game with the settings of ``game`` (variant, options, opponent, the player's side, the computer,
-    private or not) for the player who started it: "Play again". Against another player a rematch is
-    offered instead (``rematch_offer``), since the other player has to agree."""
+    private or not) for the player who started it: "Play again" (a quick computer that moves first has
+    moved: ``computer_opening``). Against another player a rematch is offered instead (``rematch_offer``),
+    since the other player has to agree."""
     if game.created_by_id != getattr(player, "pk", None):
         raise NotCreator("only the player who started this game can start it again")
     if game.opponent == Opponent.HUMAN:
         raise RematchRefused("a game against another player starts again by a rematch, which they accept")
     sides = game.sides_of(player)
     strategy = next((name for name in (game.x_strategy, game.o_strategy) if name), None)
-    return game_create(
+    return computer_opening(game=game_create(
         player=player, variant=game.variant, options=game.options, opponent=game.opponent,
         side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private,
-    )
+    ))
 
 
 def _resolve_invitee(invitee, *, player, opponent: str):

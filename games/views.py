@@ -58,6 +58,7 @@ from .services import (
     challenge_cancel,
     claim_win_after,
     computer_move,
+    computer_opening,
     draw_accept,
     draw_decline,
     draw_offer,
@@ -403,6 +404,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             except InvalidGameSettings as err:
                 form.add_error(None, _message(err))
             else:
+                computer_opening(game=game)
                 return redirect("games:detail", pk=game.pk)
         return render(request, "games/new.html", {"form": form}, status=400)
     initial = {"opponent": "human"} if request.GET.get("opponent") == "human" or request.GET.get("invite") else {}

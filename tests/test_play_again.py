@@ -38,7 +38,8 @@ def settings_of(game: Game) -> tuple:
 def test_the_same_settings_again(kwargs, player):
     game = game_create(player=player, **kwargs)
     again = game_again(game=game, player=player)
-    assert again.pk != game.pk and again.status == Game.Status.ACTIVE and again.ply == 0
+    assert again.pk != game.pk and again.status == Game.Status.ACTIVE
+    assert again.ply == (1 if kwargs.get("side") == "O" else 0)  # the quick computer has opened as X
     assert settings_of(again) == settings_of(game)
     assert again.created_by_id == player.pk
 
@@ -103,3 +104,30 @@ def test_api_play_again(player, player_client, other_client, make_game):
     assert data["ply"] == 1 and data["your_turn"] is True  # the computer, X, has moved
     response = other_client.post(f"/api/games/{game.pk}/again")
     assert response.status_code == 403 and response.json()["code"] == "not_creator"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "opponent", "opens"),
+    [("random", "easy", True), (None, "medium", True), ("mcts", "hard", False)],
+)
+def test_a_quick_computer_that_moves_first_has_moved_when_the_page_opens(player_client, strategy, opponent, opens):
+    data = {"variant": "classic", "opponent": opponent, "side": "O"}
+    if strategy:
+        data["strategy"] = strategy
+    response = player_client.post(reverse("games:new"), data)
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
+    # A quick computer's first move is there at once; a slow one (mcts) is asked for by the page.
+    assert game.ply == (1 if opens else 0)
+    html = player_client.get(response["Location"]).content.decode()
+    assert ('id="thinking"' in html) is not opens
+    if opens:
+        assert html.count("data-move=") == 8
+        again = game_again(game=game, player=game.o_player)
+        assert again.ply == 1  # Play again too
+
+
+def test_a_watched_game_is_left_to_its_page(player_client):
+    data = {"variant": "classic", "opponent": "watch", "strategy": "random", "side": "X"}
+    player_client.post(reverse("games:new"), data)
+    assert Game.objects.get().ply == 0
