@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Mod
 
 from .engine import VARIANTS
 from .models import Game, Rating
@@ -157,6 +158,16 @@ def player_stats(player) -> list[dict[str, Any]]:
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
     return result
+
+
+def games_to_move(player) -> QuerySet[Game]:
+    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even)."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, x_player__isnull=False, o_player__isnull=False)
+        .exclude(x_player=F("o_player"))
+        .annotate(ply_parity=Mod("ply", 2))
+        .filter(Q(x_player=player, ply_parity=0) | Q(o_player=player, ply_parity=1))
+    )
 
 
 def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -768,6 +768,8 @@ def _history_row(game: Game, player) -> dict[str, Any]:
             outcome = "Lost"
         elif game.result == Game.Result.DRAW:
             outcome = "Drawn"
+        elif game.status == Game.Status.ACTIVE and game.is_two_players:
+            outcome = "Your turn" if game.to_move == me else "Their turn"
         else:
             outcome = "In progress" if game.status == Game.Status.ACTIVE else "Waiting"
     else:

@@ -1,0 +1,65 @@
+"""Games waiting for your move: the navigation's badge on every full page, and "Your turn" in the history."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from games.selectors import games_to_move
+from games.services import challenge_accept, challenge_create, game_resign, move_play
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def badge(client) -> str | None:
+    html = client.get(reverse("leaderboard")).content.decode()
+    if 'id="my-turn-count"' not in html:
+        return None
+    return html.split('id="my-turn-count" title="Games waiting for your move">')[1].split("<")[0]
+
+
+def test_games_to_move(duel, player, other_player, make_player, make_game):
+    carol = make_player("carol")
+    second = challenge_accept(game=challenge_create(player=carol, variant="classic", side="X"), player=player)
+    make_game(opponent="local")  # both seats alice's: not waiting for anyone
+    make_game(opponent="easy")  # against the computer: never counted
+    challenge_create(player=player, variant="classic")  # open: nobody to wait for yet
+    assert list(games_to_move(player)) == [duel]  # alice is X in the duel; carol is X in the second game
+    assert set(games_to_move(carol)) == {second}
+    move_play(game=duel, player=player, move=4)
+    assert list(games_to_move(player)) == [] and list(games_to_move(other_player)) == [duel]
+    move_play(game=second, player=carol, move=0)
+    assert list(games_to_move(player)) == [second]
+    game_resign(game=second, player=player)
+    assert list(games_to_move(player)) == [] and list(games_to_move(carol)) == []
+
+
+def test_the_badge_counts_games_waiting_for_me(duel, player, other_player, player_client, other_client):
+    assert badge(player_client) == "1" and badge(other_client) is None
+    move_play(game=duel, player=player, move=4)
+    assert badge(player_client) is None and badge(other_client) == "1"
+    html = other_client.get(reverse("games:history")).content.decode()
+    row = html.split(f'data-game="{duel.pk}"')[1].split("</tr>")[0]
+    assert "pill-your" in row and "Your turn" in row
+    html = player_client.get(reverse("games:history")).content.decode()
+    assert "Their turn" in html.split(f'data-game="{duel.pk}"')[1].split("</tr>")[0]
+
+
+def test_only_full_pages_count(duel, player, player_client):
+    # The count is a query only when a full page shows it: an htmx answer does not pay for it.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def counted(queries) -> bool:
+        return any("COUNT(" in query["sql"].upper() for query in queries.captured_queries)
+
+    with CaptureQueriesContext(connection) as queries:
+        html = player_client.post(reverse("games:move", args=[duel.pk]), {"move": "4"}, **HTMX).content.decode()
+    assert "my-turn-count" not in html and not counted(queries)
+    with CaptureQueriesContext(connection) as queries:
+        player_client.get(reverse("games:detail", args=[duel.pk]))
+    assert counted(queries)
+
+
+def test_signed_out_pages_have_no_badge(client):
+    html = client.get(reverse("login")).content.decode()
+    assert "my-turn-count" not in html
