@@ -35,6 +35,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("leaderboard/", game_views.leaderboard_view, name="leaderboard"),
+    path("rules/", game_views.rules_view, name="rules"),
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),
     path("api/", api.urls),

@@ -15,6 +15,7 @@ from datetime import timedelta
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -664,6 +665,17 @@ def history(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "games/partials/_history.html", context)
     return render(request, "games/history.html", {**context, **lobby_context(request)})
+
+
+@require_GET
+def rules_view(request: HttpRequest) -> HttpResponse:
+    """How each variant is played, in players' words (RULES.md is the precise reading); open to everyone."""
+    context = {
+        "variants": [(key, cls.title) for key, cls in VARIANTS.items()],
+        "abandon_hours": round(settings.GAME_ABANDON_AFTER.total_seconds() / 3600),
+        "initial_rating": round(INITIAL_RATING),
+    }
+    return render(request, "rules.html", context)
 
 
 @login_required
