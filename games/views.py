@@ -306,6 +306,8 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
         "my_sides": sides,
+        # what a screen reader announces after an htmx answer: the latest move and the status
+        "announce": _announcement(game, position, status["text"]),
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
         # a finished game without another player: its creator may start one more with the same settings
         "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
@@ -341,6 +343,15 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
         # the opponent stopped playing: the player waiting may claim the win
         **_claim_context(game, sides),
     }
+
+
+def _announcement(game: Game, position: Position, status_text: str) -> str:
+    """"O played 5. Your turn (X)." — the latest move in the move list's words, then the status line."""
+    if not position.moves:
+        return status_text
+    ply = len(position.moves)
+    name = cell_position(game, position.moves[-1], position.state.variant.cols)["name"]
+    return f"{'X' if ply % 2 == 1 else 'O'} played {name}. {status_text}"
 
 
 def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:

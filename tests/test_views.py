@@ -532,3 +532,16 @@ def test_template_comments_close_on_their_line():
             if re.search(r"\{#(?!.*#\})", line):
                 unclosed.append(f"{path.relative_to(settings.BASE_DIR)}:{number}")
     assert unclosed == []
+
+
+def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client, player, make_game):
+    game = vs_random(player)
+    page = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert '<p id="announce" class="visually-hidden" aria-live="polite"></p>' in page  # stays while #play swaps
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX).content.decode()
+    reply = Game.objects.get(pk=game.pk).move_list.split(",")[1]
+    assert f'<span id="announce" hx-swap-oob="innerHTML">O played {int(reply) + 1}. Your turn (X)</span>' in html
+
+    nested = make_game(variant="ultimate")
+    html = player_client.post(reverse("games:move", args=[nested.pk]), {"move": "40"}, **HTMX).content.decode()
+    assert 'hx-swap-oob="innerHTML">X played board 4, cell 4. ' in html

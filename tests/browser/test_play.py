@@ -208,3 +208,17 @@ def test_play_again_opens_a_new_game_with_the_same_settings(page: Page):
     wait_settled(page, 1)  # the computer plays X again, and it is my turn
     game = Game.objects.get(pk=new_id)
     assert (game.variant, game.options, game.opponent, game.o_player.username) == ("nxn", {"size": 4}, "easy", "uma")
+
+
+def test_each_move_is_announced_for_screen_readers(page: Page):
+    sign_up(page, "vera")
+    create_game(page, "classic", "easy")
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    announce.evaluate("element => { element.dataset.kept = 'yes'; }")
+    page.locator('#board button[data-move="4"]').click()
+    wait_settled(page, 2)
+    reply = page.locator('#board [data-cell][data-mark="O"]').get_attribute("data-cell")
+    # The live region outside #play is kept and only its text changes: the computer's move, then whose turn.
+    expect(announce).to_have_text(f"O played {int(reply) + 1}. Your turn (X)")
+    expect(announce).to_have_attribute("data-kept", "yes")
