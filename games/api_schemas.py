@@ -15,7 +15,7 @@ from .models import Opponent
 OpponentName = Literal[tuple(Opponent.values)]  # type: ignore[valid-type]
 VariantKey = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
 SideName = Literal["X", "O"]
-ResultFilter = Literal["won", "lost", "drawn", "unfinished"]
+ResultFilter = Literal["won", "lost", "drawn", "unfinished", "your_turn"]
 StatusName = Literal["open", "active", "finished"]
 
 
@@ -187,7 +187,7 @@ class PlayOut(GameOut):
 
 class GameFilters(Schema):
     variant: VariantKey | None = Field(None, description="only this variant")  # type: ignore[valid-type]
-    result: ResultFilter | None = Field(None, description="won/lost/drawn from your side, or unfinished")  # type: ignore[valid-type]
+    result: ResultFilter | None = Field(None, description="won/lost/drawn from your side, unfinished, or your_turn")  # type: ignore[valid-type]
     status: StatusName | None = Field(None, description="open, active or finished")  # type: ignore[valid-type]
     page: int = Field(1, ge=1, le=1_000_000)
     page_size: int = Field(20, ge=1, le=100)

@@ -16,6 +16,7 @@ RESULT_FILTERS = {
     "lost": "Lost",
     "drawn": "Drawn",
     "unfinished": "Not finished",
+    "your_turn": "Your turn",
 }
 
 
@@ -106,7 +107,7 @@ def game_history(player, *, variant: str | None = None, result: str | None = Non
     """Games ``player`` played, created or watched, newest first; optional filters.
 
     ``result``: won / lost / drawn / unfinished, from the player's side (won and lost need the
-    player on exactly one side).
+    player on exactly one side); your_turn: games against other players waiting for this player's move.
     """
     qs = games_visible_to(player)
     if variant:
@@ -119,6 +120,8 @@ def game_history(player, *, variant: str | None = None, result: str | None = Non
         qs = qs.filter(result=Game.Result.DRAW)
     elif result == "unfinished":
         qs = qs.exclude(status=Game.Status.FINISHED)
+    elif result == "your_turn":
+        qs = qs.filter(pk__in=games_to_move(player).values("pk"))
     return qs.order_by("-created", "-id")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 
 from games.selectors import games_to_move
@@ -12,9 +14,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def badge(client) -> str | None:
     html = client.get(reverse("leaderboard")).content.decode()
-    if 'id="my-turn-count"' not in html:
+    found = re.search(r'id="my-turn-count" href="([^"]+)" title="Games waiting for your move">(\d+)<', html)
+    if found is None:
         return None
-    return html.split('id="my-turn-count" title="Games waiting for your move">')[1].split("<")[0]
+    assert found.group(1) == reverse("games:history") + "?result=your_turn"
+    return found.group(2)
 
 
 def test_games_to_move(duel, player, other_player, make_player, make_game):
@@ -63,3 +67,14 @@ def test_only_full_pages_count(duel, player, player_client):
 def test_signed_out_pages_have_no_badge(client):
     html = client.get(reverse("login")).content.decode()
     assert "my-turn-count" not in html
+
+
+def test_the_your_turn_filter(duel, player, other_player, make_player, player_client, make_game):
+    carol = make_player("carol")
+    second = challenge_accept(game=challenge_create(player=carol, variant="classic", side="X"), player=player)
+    make_game(opponent="easy")
+    html = player_client.get(reverse("games:history"), {"result": "your_turn"}).content.decode()
+    assert f'data-game="{duel.pk}"' in html and f'data-game="{second.pk}"' not in html
+    assert html.count('class="history-row"') == 1
+    data = player_client.get("/api/games", {"result": "your_turn"}).json()
+    assert [game["id"] for game in data["items"]] == [duel.pk] and data["items"][0]["your_turn"] is True
