@@ -1,0 +1,24 @@
+"""``{% my_turn_count as waiting %}``: how many games wait for the signed-in player's move (the navigation's badge).
+
+A tag rather than a context processor: only the full pages' navigation asks, so an htmx answer does not pay for
+it, not even for a lazy value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.selectors import games_to_move
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def my_turn_count(context: dict[str, Any]) -> int:
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return 0
+    return games_to_move(user).count()
