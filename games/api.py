@@ -32,6 +32,7 @@ from .api_schemas import (
     GameFilters,
     GameOut,
     GamePage,
+    HintOut,
     LeaderboardFilters,
     LeaderboardOut,
     MeOut,
@@ -67,6 +68,8 @@ from .services import (
     game_create,
     game_position,
     game_resign,
+    game_variant,
+    move_hint,
     move_play,
     move_takeback,
     rematch_accept,
@@ -337,6 +340,7 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
         "claim_win_after": claim_win_after(game),
         "takebacks": game.takebacks,
+        "hints": game.hints,
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
     }
 
@@ -578,6 +582,15 @@ def play_again(request: HttpRequest, game_id: int) -> Status:
     if game.opponent in LEVELS:
         _computer_reply(game)
     return Status(201, game_state(game_position(_visible_game(request, game.pk)), request.auth))
+
+
+@api.post("/games/{game_id}/hint", response={200: HintOut, **ERRORS}, tags=["games"], summary="Suggest a move")
+def hint(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """On your turn, in a running game without another player: the move the hard level would play (up to
+    about a second of thought); it is not played. ``hints`` counts them. Against another player:
+    ``409 hint_refused``; not your turn: ``409 not_your_turn``."""
+    game, move = move_hint(game=_visible_game(request, game_id), player=request.auth)
+    return {"move": move, "label": move_label(game_variant(game), move), "hints": game.hints}
 
 
 @api.post(

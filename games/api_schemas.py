@@ -129,6 +129,12 @@ class MoveOut(Schema):
     label: str = Field(..., description="the move as people type it in the terminal")
 
 
+class HintOut(Schema):
+    move: int = Field(..., description="the suggested move (a cell index, as POST .../moves takes it)")
+    label: str = Field(..., description="the move as people type it in the terminal")
+    hints: int = Field(..., description="hints asked for in this game so far")
+
+
 class RatingChangeOut(Schema):
     before: int
     after: int
@@ -165,6 +171,7 @@ class GameSummaryOut(Schema):
         "claim the win (POST .../claim-win); every change of the game moves it on"
     )
     takebacks: int = Field(..., description="moves taken back so far (POST .../takeback)")
+    hints: int = Field(..., description="hints asked for so far (POST .../hint)")
     ratings: dict[SideName, RatingChangeOut] | None = Field(
         ..., description="a rated game (finished, between two players): each seat's rating before and after it"
     )

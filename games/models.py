@@ -116,6 +116,8 @@ class Game(models.Model):
     draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
     #: moves taken back so far (games without another person: against the computer, or on one screen)
     takebacks = models.PositiveIntegerField(default=0)
+    #: hints asked for so far (the same games: a hint is the hard level's move, shown on the board)
+    hints = models.PositiveIntegerField(default=0)
     #: a rated game between two players (games.rating): each seat's rating in the variant before and after it
     x_rating_before = models.FloatField(null=True, blank=True)
     x_rating_after = models.FloatField(null=True, blank=True)

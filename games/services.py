@@ -27,7 +27,16 @@ from django.utils import timezone
 
 from config.pk_lookup import get_by_pk, insert_rows, update_fields
 
-from .engine import IllegalMove, State, Strategy, Variant, get_strategy, get_variant, takeback_keeps
+from .engine import (
+    IllegalMove,
+    State,
+    Strategy,
+    Variant,
+    difficulty,
+    get_strategy,
+    get_variant,
+    takeback_keeps,
+)
 from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
 from .rating import MIN_RATED_PLY, new_rating
 
@@ -134,6 +143,11 @@ class TakebackRefused(GameError):
     code = "takeback_refused"
 
 
+class HintRefused(GameError):
+    status_code = 409
+    code = "hint_refused"
+
+
 # Rebuilding a position --------------------------------------------------------------------------
 
 
@@ -222,8 +236,6 @@ def seat_strategy(game: Game, side: str, variant: Variant | None = None) -> Stra
     if name:
         return get_strategy(name)
     if level:
-        from .engine import difficulty
-
         return difficulty(variant or game_variant(game), level)
     raise ValueError(f"seat {side} of game {game.pk} is not a computer")
 
@@ -699,6 +711,35 @@ def move_takeback(*, game: Game | int, player) -> Game:
         locked.version += 1
         locked.save(update_fields=["ply", "move_list", "takebacks", "version", "updated"])
     return locked
+
+
+def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
+    """A move for ``player`` to consider: what the hard level would play here (up to about a second of
+    thought, outside any transaction). Only in a running game with no other person in it (a hint against
+    another player would be help they do not get), on the player's turn. ``hints`` counts them, and the
+    game's version moves on so an open page shows the count. Returns the game and the suggested move.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    locked = Game.objects.select_related("x_player", "o_player", "created_by").get(pk=pk)  # read now, not locked
+    sides = locked.sides_of(player)
+    if not sides:
+        raise NotSeated("you are not playing in this game")
+    if locked.is_two_players:
+        raise HintRefused("hints are for games against the computer or on one screen, not against another player")
+    _check_playable(locked)
+    if locked.to_move not in sides:
+        raise NotYourTurn(f"it is not your turn: {locked.to_move} ({locked.seat_label(locked.to_move)}) is to move")
+    variant = game_variant(locked)
+    state = state_after(locked, current_moves(locked))
+    suggestion = difficulty(variant, "hard").choose(state)
+    with transaction.atomic():
+        again = _lock(locked)
+        if again.version != locked.version:
+            raise MoveConflict("the game moved on while the hint was being worked out; ask again")
+        again.hints += 1
+        again.version += 1
+        again.save(update_fields=["hints", "version", "updated"])
+    return again, suggestion
 
 
 # An opponent who stopped playing ---------------------------------------------------------------------

@@ -23,6 +23,7 @@ urlpatterns = [
     path("<int:pk>/claim/", views.game_claim_view, name="claim"),
     path("<int:pk>/takeback/", views.game_takeback_view, name="takeback"),
     path("<int:pk>/again/", views.game_again_view, name="again"),
+    path("<int:pk>/hint/", views.game_hint_view, name="hint"),
     path("<int:pk>/draw/", views.draw_offer_view, name="draw"),
     path("<int:pk>/draw/accept/", views.draw_accept_view, name="draw_accept"),
     path("<int:pk>/draw/decline/", views.draw_decline_view, name="draw_decline"),

@@ -71,6 +71,7 @@ from .services import (
     game_moves,
     game_position,
     game_resign,
+    move_hint,
     move_play,
     move_takeback,
     rematch_accept,
@@ -118,7 +119,7 @@ def game_urls(pk: int) -> dict[str, str]:
     return {key: _game_url_format(f"games:{name}").format(pk) for key, name in (
         ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"),
         ("draw", "draw"), ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"),
-        ("takeback", "takeback"), ("again", "again"),
+        ("takeback", "takeback"), ("again", "again"), ("hint", "hint"),
     )}
 
 
@@ -140,13 +141,16 @@ def cell_position(game: Game, move: int, cols: int) -> dict[str, Any]:
     return {"row": row + 1, "col": col + 1, "name": name}
 
 
-def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str) -> str:
+def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str, hint: bool = False) -> str:
     """One cell of the board, as the web contract has it (data-cell, data-mark; data-move only when playable).
 
     Built here rather than by a template include per cell (a 19 x 19 board has 361): everything in it
     is a number, a mark from the engine (X/O) or a fixed word, so there is nothing to escape.
     """
     if playable:
+        if hint:  # the move a hint suggests
+            return (f'<button type="submit" name="move" value="{move}" class="cell playable hint" data-cell="{move}" '
+                    f'data-mark="" data-move="{move}" data-hint aria-label="{label}, suggested"></button>')
         return (f'<button type="submit" name="move" value="{move}" class="cell playable" data-cell="{move}" '
                 f'data-mark="" data-move="{move}" aria-label="{label}"></button>')
     classes = "cell"
@@ -158,8 +162,11 @@ def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str) -> 
             f'aria-label="{label}">{mark}</span>')
 
 
-def board_context(game: Game, state, *, player=None, interactive: bool = False, last: int | None = None) -> dict:
-    """What ``_board.html`` needs: the cells' HTML (flat for grids, per board for nested variants)."""
+def board_context(
+    game: Game, state, *, player=None, interactive: bool = False, last: int | None = None, hint: int | None = None
+) -> dict:
+    """What ``_board.html`` needs: the cells' HTML (flat for grids, per board for nested variants); ``hint``: a
+    playable cell to show as suggested."""
     variant = state.variant
     cells = state.cells
     playable: set[int] = set()
@@ -171,7 +178,7 @@ def board_context(game: Game, state, *, player=None, interactive: bool = False, 
 
     def cell(move: int, label: str) -> str:
         mark = cells[move] or ""
-        return _cell_html(move, mark, move in playable, move == last, f"{label}, {mark or 'empty'}")
+        return _cell_html(move, mark, move in playable, move == last, f"{label}, {mark or 'empty'}", move == hint)
 
     if variant.nested:
         active = set(state.active_boards)
@@ -284,7 +291,9 @@ def _rematch_id(game: Game) -> int | None:
     return Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
 
 
-def play_context(request: HttpRequest, position: Position, *, error: str = "") -> dict[str, Any]:
+def play_context(
+    request: HttpRequest, position: Position, *, error: str = "", hint: int | None = None
+) -> dict[str, Any]:
     game, state = position.game, position.state
     player = request.user
     status = status_context(game, state, player)
@@ -296,26 +305,30 @@ def play_context(request: HttpRequest, position: Position, *, error: str = "") -
     offered_by = game.rematch_offered_by_id
     draw_by = game.draw_offered_by_id
     running = two_players and game.status == Game.Status.ACTIVE
+    on_my_own = (
+        bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players and not status["computer_to_move"]
+    )
     return {
         "game": game,
         "urls": game_urls(game.pk),
         "state": state,
-        "board": board_context(game, state, player=player, interactive=True),
+        "board": board_context(game, state, player=player, interactive=True, hint=hint),
+        "hint_name": cell_position(game, hint, state.variant.cols)["name"] if hint is not None else "",
         "status": status,
         "moves": move_rows(game, position.moves, state.variant.cols),
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
         "my_sides": sides,
         # what a screen reader announces after an htmx answer: the latest move and the status
-        "announce": _announcement(game, position, status["text"]),
+        "announce": f"Hint: {cell_position(game, hint, state.variant.cols)['name']}." if hint is not None
+        else _announcement(game, position, status["text"]),
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
         # a finished game without another player: its creator may start one more with the same settings
         "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
-        # a game without another person: the player may take their latest move back (not while the computer thinks)
-        "can_take_back": (
-            bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
-            and not status["computer_to_move"] and takeback_keeps(position.moves, sides) is not None
-        ),
+        # a game without another person: the player may take their latest move back (not while the computer
+        # thinks), and ask for a hint on their turn
+        "can_take_back": on_my_own and takeback_keeps(position.moves, sides) is not None,
+        "can_hint": on_my_own and game.to_move in sides,
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,
         "x_label": game.seat_label("X"),
@@ -364,8 +377,10 @@ def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:
     return {"can_claim_win": due, "claim_poll_at": None if due else int(after.timestamp()) + 1}
 
 
-def _render_play(request: HttpRequest, position: Position, *, error: str = "", status: int = 200) -> HttpResponse:
-    context = play_context(request, position, error=error)
+def _render_play(
+    request: HttpRequest, position: Position, *, error: str = "", status: int = 200, hint: int | None = None
+) -> HttpResponse:
+    context = play_context(request, position, error=error, hint=hint)
     if request.htmx:
         response = render(request, "games/partials/_play.html", {**context, "oob": True}, status=status)
     else:
@@ -614,6 +629,18 @@ def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_again_view(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_action(request, pk, game_again, then=_go_to)
+
+
+@login_required
+@require_POST
+def game_hint_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game with a suggested move highlighted (the hard level's choice); the page, not a redirect."""
+    game = _game_for(request, pk)
+    try:
+        game, move = move_hint(game=game, player=request.user)
+    except GameError as err:
+        return _refused(request, game, err)
+    return _render_play(request, fresh_position(game), hint=move)
 
 
 @login_required

@@ -222,3 +222,21 @@ def test_each_move_is_announced_for_screen_readers(page: Page):
     # The live region outside #play is kept and only its text changes: the computer's move, then whose turn.
     expect(announce).to_have_text(f"O played {int(reply) + 1}. Your turn (X)")
     expect(announce).to_have_attribute("data-kept", "yes")
+
+
+def test_a_hint_highlights_a_cell_and_playing_it_goes_on(page: Page):
+    sign_up(page, "will")
+    game_id = create_game(page, "classic", "hard")
+    loads = watch_navigations(page)
+    page.locator("#hint-button").click()
+    hinted = page.locator("#board button[data-hint]")
+    expect(hinted).to_have_count(1)
+    expect(page.locator("#hint")).to_contain_text("highlighted on the board")
+    move = hinted.get_attribute("data-move")
+    hinted.click()
+    wait_settled(page, 2)
+    expect(page.locator(f'#board [data-cell="{move}"]')).to_have_attribute("data-mark", "X")
+    expect(page.locator("#board [data-hint]")).to_have_count(0)  # the hint was for that position only
+    expect(page.locator("#hints")).to_have_text("1 hint in this game.")
+    assert loads == []
+    assert Game.objects.get(pk=game_id).hints == 1

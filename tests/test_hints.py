@@ -1,0 +1,121 @@
+"""Hints: the hard level's move, shown on the board, in games without another person (services, page, API)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import difficulty, get_variant
+from games.models import Game
+from games.services import (
+    GameFinished,
+    HintRefused,
+    MoveConflict,
+    NotSeated,
+    NotYourTurn,
+    game_resign,
+    move_hint,
+    move_play,
+)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_hint_is_the_hard_levels_move_and_is_counted(make_game, player):
+    game = make_game(opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=0, quick_reply=True)
+    before = fresh(game)
+    hinted, move = move_hint(game=game, player=player)
+    state = services.fresh_position(fresh(game)).state
+    assert move in state.legal_moves()
+    assert move == difficulty(get_variant("classic"), "hard").choose(state)  # perfect play on classic
+    assert hinted.hints == 1 and hinted.version == before.version + 1
+    assert (hinted.ply, hinted.move_list) == (before.ply, before.move_list)  # nothing is played
+
+
+def test_a_hint_finds_the_winning_move(make_game, player):
+    game = make_game(opponent="local")
+    for cell in (0, 3, 1, 4):  # X to move with 0 and 1 taken: 2 wins at once
+        move_play(game=game, player=player, move=cell)
+    assert move_hint(game=game, player=player)[1] == 2
+
+
+@pytest.mark.parametrize("case", ["two players", "stranger", "not my turn", "finished"])
+def test_refused(case, make_game, make_player, duel, player, other_player, monkeypatch):
+    game, by = make_game(opponent="hard", strategy="mcts"), player
+    if case == "two players":
+        game, error, words = duel, HintRefused, "not against another player"
+    elif case == "stranger":
+        by, error, words = make_player("carol"), NotSeated, "not playing"
+    elif case == "not my turn":
+        move_play(game=game, player=player, move=4)  # mcts is slow: its move is still to come
+        error, words = NotYourTurn, "not your turn"
+    else:
+        game_resign(game=game, player=player)
+        error, words = GameFinished, "over"
+    before = fresh(game)
+    with pytest.raises(error, match=words):
+        move_hint(game=game, player=by)
+    after = fresh(game)
+    assert (after.hints, after.version) == (before.hints, before.version)
+
+
+def test_a_game_that_moved_on_meanwhile_gets_no_stale_hint(make_game, player, monkeypatch):
+    game = make_game(opponent="local")
+
+    class Meanwhile:
+        def choose(self, state):
+            move_play(game=game, player=player, move=4)  # the other hand on the same screen was quicker
+            return 0
+
+    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Meanwhile())
+    with pytest.raises(MoveConflict, match="ask again"):
+        move_hint(game=game, player=player)
+    assert fresh(game).hints == 0
+
+
+def test_hint_on_the_game_page(make_game, player, player_client):
+    game = make_game(opponent="easy", strategy="random")
+    page = reverse("games:detail", args=[game.pk])
+    url = reverse("games:hint", args=[game.pk])
+    html = player_client.get(page).content.decode()
+    assert 'id="hint-button"' in html and url in html
+    response = player_client.post(url, **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count("data-hint") == 1 and 'id="hint"' in html and "1 hint in this game." in html
+    cell = int(html.split("data-hint")[0].rsplit('data-move="', 1)[1].split('"')[0])
+    assert f"Hint: {cell + 1}, highlighted on the board." in html
+    assert f'hx-swap-oob="innerHTML">Hint: {cell + 1}.</span>' in html  # and read out
+    response = player_client.post(url)  # without JavaScript: the page itself, with the hint
+    assert response.status_code == 200 and "data-hint" in response.content.decode()
+    assert fresh(game).hints == 2
+
+
+def test_no_hint_button_against_another_player_or_for_spectators(duel, make_game, make_player, player_client):
+    assert 'id="hint-button"' not in player_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    response = player_client.post(reverse("games:hint", args=[duel.pk]), **HTMX)
+    assert response.status_code == 409 and "not against another player" in response.content.decode()
+    game = make_game(opponent="easy", strategy="random")
+    carol = Client()
+    carol.force_login(make_player("carol"))
+    assert 'id="hint-button"' not in carol.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert carol.post(reverse("games:hint", args=[game.pk]), **HTMX).status_code == 403
+    assert carol.get(reverse("games:hint", args=[game.pk])).status_code == 405
+
+
+def test_api_hint(make_game, player, player_client, duel):
+    game = make_game(variant="nxn", options={"size": 4}, opponent="easy", strategy="random")
+    response = player_client.post(f"/api/games/{game.pk}/hint")
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert 0 <= data["move"] < 16 and data["hints"] == 1 and data["label"]
+    assert player_client.get(f"/api/games/{game.pk}").json()["hints"] == 1
+    response = player_client.post(f"/api/games/{duel.pk}/hint")
+    assert response.status_code == 409 and response.json()["code"] == "hint_refused"
