@@ -6,7 +6,8 @@ import re
 
 from django.urls import reverse
 
-from games.selectors import games_to_move
+from games.selectors import count_games_to_move
+from games.selectors import games_to_move as games_to_move_qs
 from games.services import challenge_accept, challenge_create, game_resign, move_play
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -19,6 +20,13 @@ def badge(client) -> str | None:
         return None
     assert found.group(1) == reverse("games:history") + "?result=your_turn"
     return found.group(2)
+
+
+def games_to_move(player) -> list:
+    """The queryset, checked against the count the navigation makes by its own SQL."""
+    games = list(games_to_move_qs(player))
+    assert count_games_to_move(player) == len(games)
+    return games
 
 
 def test_games_to_move(duel, player, other_player, make_player, make_game):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import template
 
-from games.selectors import games_to_move
+from games.selectors import count_games_to_move
 
 register = template.Library()
 
@@ -21,4 +21,4 @@ def my_turn_count(context: dict[str, Any]) -> int:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return 0
-    return games_to_move(user).count()
+    return count_games_to_move(user)
