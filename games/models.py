@@ -118,7 +118,8 @@ class Game(models.Model):
     takebacks = models.PositiveIntegerField(default=0)
     #: hints asked for so far (the same games: a hint is the hard level's move, shown on the board)
     hints = models.PositiveIntegerField(default=0)
-    #: a rated game between two players (games.rating): each seat's rating in the variant before and after it
+    #: a game between two players (games.rating): each seat's rating in the variant before it (noted when it
+    #: starts, written again from the ratings it is rated from when it ends) and after it (a rated game)
     x_rating_before = models.FloatField(null=True, blank=True)
     x_rating_after = models.FloatField(null=True, blank=True)
     o_rating_before = models.FloatField(null=True, blank=True)
@@ -218,6 +219,13 @@ class Game(models.Model):
         delta = round(after) - round(before)
         text = f"+{delta}" if delta >= 0 else f"\N{MINUS SIGN}{-delta}"
         return {"before": round(before), "after": round(after), "delta": delta, "delta_text": text}
+
+    def rating_now(self, side: str) -> int | None:
+        """A running game between two players: the seat's rating in the variant when the game started."""
+        if self.is_finished:
+            return None
+        before = self.x_rating_before if side == "X" else self.o_rating_before
+        return None if before is None else round(before)
 
     def result_text(self) -> str:
         """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""

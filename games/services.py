@@ -38,7 +38,7 @@ from .engine import (
     takeback_keeps,
 )
 from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
-from .rating import MIN_RATED_PLY, new_rating
+from .rating import INITIAL_RATING, MIN_RATED_PLY, new_rating
 
 # Errors ---------------------------------------------------------------------------------------
 
@@ -865,8 +865,24 @@ def challenge_accept(*, game: Game, player) -> Game:
         setattr(locked, f"{side.lower()}_player", player)
         locked.status = Game.Status.ACTIVE
         locked.version += 1
-        locked.save(update_fields=[f"{side.lower()}_player", "status", "version", "updated"])
+        locked.save(
+            update_fields=[f"{side.lower()}_player", "status", "version", "updated", *_note_ratings(locked)]
+        )
     return locked
+
+
+def _note_ratings(game: Game) -> list[str]:
+    """A game between two players starts: note each seat's rating in the variant as it stands now, so the
+    page shows who plays whom. ``_rate`` writes the ratings the game was actually rated from when it ends.
+    Returns the game's fields it set."""
+    found = dict(
+        Rating.objects.filter(
+            variant=game.variant, player_id__in=(game.x_player_id, game.o_player_id), games__gt=0
+        ).values_list("player_id", "rating")
+    )
+    game.x_rating_before = found.get(game.x_player_id, INITIAL_RATING)
+    game.o_rating_before = found.get(game.o_player_id, INITIAL_RATING)
+    return ["x_rating_before", "o_rating_before"]
 
 
 def challenge_cancel(*, game: Game, player) -> None:
@@ -901,6 +917,7 @@ def _start_rematch(locked: Game) -> Game:
         created_by=locked.rematch_offered_by or locked.x_player, x_player=locked.o_player,
         o_player=locked.x_player, status=Game.Status.ACTIVE, private=locked.private, rematch_of=locked,
     )
+    _note_ratings(new)
     variant_obj = game_variant(locked)
     if variant_obj.options.get("random_start"):
         new.start_board = variant_obj.new_game(seed=random.randrange(2**31)).active_boards[0]

@@ -335,6 +335,9 @@ def play_context(
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),
         "o_rating": game.rating_change("O"),
+        # a running game between two players: each seat's rating as the game started
+        "x_rating_now": game.rating_now("X"),
+        "o_rating_now": game.rating_now("O"),
         "spectator": not is_involved(game, player),
         "poll_every": _poll_every(game, player, sides, rematch_id),
         # challenges: only the controls that are this viewer's

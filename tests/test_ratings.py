@@ -286,3 +286,34 @@ def test_api_me_has_my_ratings(duel, player, other_player, player_client):
     assert player_client.get("/api/me").json()["ratings"] == {
         "classic": {"rating": 1520, "games": 1, "won": 1, "lost": 0, "drawn": 0}
     }
+
+
+def test_a_running_game_shows_each_players_rating_as_it_started(player, other_player, player_client):
+    first = new_duel(player, other_player)
+    html = player_client.get(reverse("games:detail", args=[first.pk])).content.decode()
+    assert html.count("rating in this variant\">1500</span>") == 2  # nobody rated yet: the starting rating
+    play_out(first, player, other_player)  # alice 1520, bob 1480
+
+    game = new_duel(other_player, player)  # bob is X now
+    assert (game.rating_now("X"), game.rating_now("O")) == (1480, 1520)
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "bob's rating in this variant\">1480</span>" in html
+    assert "alice's rating in this variant\">1520</span>" in html
+    # every htmx answer carries the players bar (out of band): the ratings stay on the page
+    move_play(game=game, player=other_player, move=4)
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, HTTP_HX_REQUEST="true")
+    assert "alice's rating in this variant\">1520</span>" in html.content.decode()
+
+    resigned = game_resign(game=game, player=player)
+    assert resigned.rating_now("X") is None  # over: the change is shown instead
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "rating in this variant\">" not in html and "(+" in html
+
+
+def test_a_rematch_notes_the_ratings_too(player, other_player):
+    from games.services import rematch_accept, rematch_offer
+
+    first = play_out(new_duel(player, other_player), player, other_player)
+    rematch_offer(game=first, player=player)
+    rematch = rematch_accept(game=first, player=other_player)
+    assert (rematch.rating_now("X"), rematch.rating_now("O")) == (1480, 1520)  # sides swapped
