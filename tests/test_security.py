@@ -20,8 +20,14 @@ HTML_NAME = '<img src=x onerror="alert(1)"><b>'
 ESCAPED = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;b&gt;"
 
 # Every POST on a game that a stranger might try, web and API.
-WEB_ACTIONS = ["move", "computer_move", "resign", "accept", "cancel", "rematch", "rematch_accept", "rematch_decline"]
-API_ACTIONS = ["moves", "computer-move", "resign", "accept", "cancel", "rematch", "rematch/accept", "rematch/decline"]
+WEB_ACTIONS = [
+    "move", "computer_move", "resign", "accept", "cancel", "rematch", "rematch_accept", "rematch_decline",
+    "draw", "draw_accept", "draw_decline", "claim", "takeback", "hint", "again",
+]
+API_ACTIONS = [
+    "moves", "computer-move", "resign", "accept", "cancel", "rematch", "rematch/accept", "rematch/decline",
+    "draw", "draw/accept", "draw/decline", "claim-win", "takeback", "hint", "again",
+]
 
 
 @pytest.fixture
@@ -45,7 +51,10 @@ def eve_token(eve) -> str:
 
 def snapshot(game: Game) -> tuple:
     game.refresh_from_db()
-    return (game.status, game.ply, game.result, game.x_player_id, game.o_player_id, game.moves.count())
+    return (
+        game.status, game.ply, game.result, game.x_player_id, game.o_player_id, game.moves.count(), game.version,
+        game.takebacks, game.hints, Game.objects.count(),
+    )
 
 
 def web_posts(client: Client, game: Game) -> list[tuple[str, int]]:
