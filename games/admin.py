@@ -34,7 +34,7 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
     readonly_fields = (
-        "ply", "version", "takebacks", "created", "updated", "finished", "draw_offer_ply",
+        "ply", "version", "takebacks", "hints", "created", "updated", "finished", "draw_offer_ply",
         "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after",
     )
     raw_id_fields = (
@@ -50,7 +50,8 @@ class GameAdmin(admin.ModelAdmin):
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
         ("State", {
             "fields": (
-                "status", "result", "result_reason", "ply", "takebacks", "version", "created", "updated", "finished"
+                "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",
+                "finished",
             ),
         }),
     )
