@@ -30,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retar
 from .engine import VARIANTS, takeback_keeps
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game, Opponent, Rating
-from .rating import INITIAL_RATING
+from .rating import INITIAL_RATING, PROVISIONAL_GAMES
 from .selectors import (
     LEADERBOARD_SIZE,
     RESULT_FILTERS,
@@ -738,7 +738,7 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
         ).count() + 1
     context.update(
         variant=variant, label=variant_label(variant), rows=rows, mine=mine, my_rank=my_rank,
-        size=LEADERBOARD_SIZE, initial=round(INITIAL_RATING),
+        size=LEADERBOARD_SIZE, initial=round(INITIAL_RATING), provisional=PROVISIONAL_GAMES,
     )
     return render(request, "games/leaderboard.html", context)
 

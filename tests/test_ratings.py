@@ -317,3 +317,15 @@ def test_a_rematch_notes_the_ratings_too(player, other_player):
     rematch_offer(game=first, player=player)
     rematch = rematch_accept(game=first, player=other_player)
     assert (rematch.rating_now("X"), rematch.rating_now("O")) == (1480, 1520)  # sides swapped
+
+
+def test_provisional_ratings_are_marked(player, other_player, make_player, player_client):
+    from games.rating import PROVISIONAL_GAMES
+
+    Rating.objects.create(player=player, variant="classic", rating=1600, games=PROVISIONAL_GAMES)
+    Rating.objects.create(player=other_player, variant="classic", rating=1550, games=PROVISIONAL_GAMES - 1)
+    html = player_client.get(reverse("leaderboard")).content.decode()
+    alice = html.split('data-player="alice"')[1].split("</tr>")[0]
+    bob = html.split('data-player="bob"')[1].split("</tr>")[0]
+    assert 'class="provisional"' not in alice and "1600" in alice
+    assert 'class="provisional"' in bob and f"fewer than {PROVISIONAL_GAMES} rated games" in bob
