@@ -12,7 +12,6 @@ from config.views import healthz
 from games import views as game_views
 from games.api import api
 from players import views as player_views
-from players.forms import ThrottledPasswordResetForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -21,10 +20,14 @@ urlpatterns = [
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
     # Before Django's own auth URLs: a logout link typed or bookmarked asks to confirm instead of a blank 405.
     path("accounts/logout/", player_views.LogoutView.as_view(), name="logout"),
+    # Before Django's own auth URLs too: the same views, answering 400 when a form comes back with errors.
+    path("accounts/login/", player_views.LoginView.as_view(), name="login"),
+    path("accounts/password_change/", player_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password_reset/", player_views.PasswordResetView.as_view(), name="password_reset"),
     path(
-        "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(form_class=ThrottledPasswordResetForm),
-        name="password_reset",
+        "accounts/reset/<uidb64>/<token>/",
+        player_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
     ),
     path(
         "accounts/password_reset/done/",

@@ -1,6 +1,9 @@
-"""Sign-up and profile pages, API tokens; log in/out and password change are Django's own views."""
+"""Sign-up and profile pages, API tokens; log in/out, password change and reset are Django's own views,
+answering 400 (not Django's 200) when a form comes back with errors, like every other form on the site."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -12,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from .forms import EmailForm, SignupForm
+from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm
 from .models import ApiToken, Player
 
 #: tokens one player may hold at once
@@ -34,6 +37,37 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect("games:new")
         return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=400)
     return render(request, "registration/signup.html", {"form": SignupForm(), "next": next_url})
+
+
+class RefusedFormIs400:
+    """A form sent back with its errors answers 400: the request changed nothing (Django's auth views say 200)."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)  # type: ignore[misc]
+        response.status_code = 400
+        return response
+
+
+class LoginView(RefusedFormIs400, auth_views.LoginView):
+    pass
+
+
+class PasswordChangeView(RefusedFormIs400, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetView(RefusedFormIs400, auth_views.PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+
+
+class PasswordResetConfirmView(RefusedFormIs400, auth_views.PasswordResetConfirmView):
+    """Also 400 for a link that does not work (forged, used or expired): the page says so in words."""
+
+    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().dispatch(*args, **kwargs)
+        if not self.validlink and response.status_code == 200:
+            response.status_code = 400
+        return response
 
 
 class LogoutView(auth_views.LogoutView):

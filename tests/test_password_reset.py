@@ -41,6 +41,14 @@ def test_signup_refuses_a_malformed_email(client, password):
     assert not Player.objects.filter(username="carol").exists()
 
 
+def test_reset_form_refuses_a_malformed_address_with_400(client, make_player):
+    make_player("alice", email="alice@example.com")
+    response = client.post(reverse("password_reset"), {"email": "not an address"})
+    assert response.status_code == 400
+    assert "valid email address" in response.content.decode()
+    assert mail.outbox == []
+
+
 def test_login_page_links_to_the_reset(client):
     page = client.get(reverse("login")).content.decode()
     assert f'href="{reverse("password_reset")}"' in page and "Forgot your password?" in page
@@ -82,7 +90,7 @@ def test_reset_form_errors_change_nothing(client, make_player, password):
     client.post(reverse("password_reset"), {"email": "alice@example.com"})
     form_url = client.get(_link(mail.outbox[0]))["Location"]
     response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD + "x"})
-    assert response.status_code == 200 and "didn" in response.content.decode()
+    assert response.status_code == 400 and "didn" in response.content.decode()
     alice.refresh_from_db()
     assert alice.check_password(password)
 
@@ -97,7 +105,7 @@ def test_unknown_address_looks_the_same_and_sends_nothing(client, make_player):
 def test_a_forged_link_is_refused_in_words(client, make_player):
     make_player("alice", email="alice@example.com")
     response = client.get("/accounts/reset/MQ/abc-123/", follow=True)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "This link does not work" in response.content.decode()
 
 

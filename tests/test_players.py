@@ -72,7 +72,7 @@ def test_login_and_logout(client, django_user_model):
     assert response.status_code == 302
     assert "_auth_user_id" in client.session
     bad = client.post(reverse("login"), {"username": "frank", "password": "wrong"})
-    assert bad.status_code == 200 and b"correct username and password" in bad.content
+    assert bad.status_code == 400 and b"correct username and password" in bad.content
     response = client.post(reverse("logout"))
     assert response.status_code == 302
     assert "_auth_user_id" not in client.session
@@ -88,6 +88,27 @@ def test_password_change(client, django_user_model):
     assert response.status_code == 302
     player.refresh_from_db()
     assert player.check_password(new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new1", "new2", "says"),
+    [
+        ("wrong-old-password", "an0ther-Passphrase", "an0ther-Passphrase", "old password was entered incorrectly"),
+        (PASSWORD, "an0ther-Passphrase", "an0ther-Passphrasf", "didn"),
+        (PASSWORD, "short", "short", "too short"),
+    ],
+)
+def test_password_change_refused_is_400_and_changes_nothing(client, django_user_model, old, new1, new2, says):
+    player = django_user_model.objects.create_user("gina", password=PASSWORD)
+    client.force_login(player)
+    response = client.post(
+        reverse("password_change"), {"old_password": old, "new_password1": new1, "new_password2": new2}
+    )
+    assert response.status_code == 400
+    assert says in response.content.decode()
+    assert 'name="old_password"' in response.content.decode()  # the form again, to correct
+    player.refresh_from_db()
+    assert player.check_password(PASSWORD)
 
 
 def test_profile_requires_login(client, django_user_model):
