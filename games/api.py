@@ -26,6 +26,7 @@ from players.models import ApiToken
 
 from . import selectors
 from .api_schemas import (
+    AnalysisOut,
     ChallengesOut,
     ErrorOut,
     GameCreateIn,
@@ -42,6 +43,7 @@ from .api_schemas import (
     VariantOut,
 )
 from .engine import STRATEGIES, VARIANTS, get_strategy, get_variant
+from .engine.analysis import start_outcome
 from .engine.render import move_label
 from .models import LEVELS, SIDES, Game, Rating
 from .services import (
@@ -64,6 +66,7 @@ from .services import (
     draw_decline,
     draw_offer,
     game_again,
+    game_analysis,
     game_claim_win,
     game_create,
     game_position,
@@ -582,6 +585,30 @@ def play_again(request: HttpRequest, game_id: int) -> Status:
     if game.opponent in LEVELS:
         _computer_reply(game)
     return Status(201, game_state(game_position(_visible_game(request, game.pk)), request.auth))
+
+
+@api.get(
+    "/games/{game_id}/analysis", response={200: AnalysisOut, **ERRORS}, tags=["games"], summary="What each move did"
+)
+def analysis(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """A finished game on one board of at most 16 cells (classic, 4 x 4, small m,n,k): for each move, the mover's
+    outcome with best play before and after it, whether it was a mistake, and the moves that kept the outcome.
+    A game still being played, or a bigger board: ``409 analysis_unavailable``."""
+    game = _visible_game(request, game_id)
+    verdicts = game_analysis(game)
+    variant = game_variant(game)
+    start = verdicts[0].before if verdicts else start_outcome(variant)
+    return {
+        "outcome": "draw" if start == "draw" else "X" if start == "win" else "O",
+        "mistakes": {side: sum(v.mistake for v in verdicts if v.side == side) for side in SIDES},
+        "moves": [
+            {
+                "ply": v.ply, "side": v.side, "move": v.move, "label": move_label(variant, v.move),
+                "before": v.before, "after": v.after, "mistake": v.mistake, "best": list(v.best),
+            }
+            for v in verdicts
+        ],
+    }
 
 
 @api.post("/games/{game_id}/hint", response={200: HintOut, **ERRORS}, tags=["games"], summary="Suggest a move")

@@ -135,6 +135,23 @@ class HintOut(Schema):
     hints: int = Field(..., description="hints asked for in this game so far")
 
 
+class MoveVerdictOut(Schema):
+    ply: int = Field(..., description="1 for the first move")
+    side: SideName
+    move: int
+    label: str = Field(..., description="the move as people type it in the terminal")
+    before: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, before it")
+    after: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, after it")
+    mistake: bool = Field(..., description="the move made the mover's outcome worse")
+    best: list[int] = Field(..., description="the moves that keep the outcome the mover had")
+
+
+class AnalysisOut(Schema):
+    outcome: Literal["X", "O", "draw"] = Field(..., description="the result with best play from the start")
+    mistakes: dict[str, int] = Field(..., description="mistakes per side: {'X': n, 'O': m}")
+    moves: list[MoveVerdictOut]
+
+
 class RatingChangeOut(Schema):
     before: int
     after: int

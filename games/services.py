@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -37,6 +38,7 @@ from .engine import (
     get_variant,
     takeback_keeps,
 )
+from .engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
 from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
 from .rating import INITIAL_RATING, MIN_RATED_PLY, new_rating
 
@@ -148,6 +150,13 @@ class HintRefused(GameError):
     code = "hint_refused"
 
 
+class AnalysisUnavailable(GameError):
+    """Asked for the analysis of a game still being played, or of a board too big to solve exactly."""
+
+    status_code = 409
+    code = "analysis_unavailable"
+
+
 # Rebuilding a position --------------------------------------------------------------------------
 
 
@@ -182,6 +191,27 @@ def state_after(game: Game, moves: list[int], upto: int | None = None) -> State:
 def game_moves(game: Game) -> list[int]:
     """The moves of ``game`` in order from the Move rows (the record): one query."""
     return list(Move.objects.filter(game_id=game.pk).order_by("ply").values_list("move", flat=True))
+
+
+def game_analysis(game: Game) -> list[MoveVerdict]:
+    """What each move of a finished game did to its outcome with best play (engine.analysis), kept in the
+    cache: a finished game no longer changes, and a 4 x 4 game takes up to about half a second to solve."""
+    if not game.is_finished:
+        raise AnalysisUnavailable("the analysis opens when the game is over (it would tell the players the best moves)")
+    variant = game_variant(game)
+    if not can_analyse(variant):
+        raise AnalysisUnavailable(
+            f"moves are analysed only on one board of at most {MAX_CELLS} cells, where best play is known exactly; "
+            f"this game is {variant.describe()}"
+        )
+    moves = current_moves(game)
+    # The verdicts depend on the board's shape and the moves only: games with the same moves share them.
+    key = f"games:analysis:{variant.rows}x{variant.cols}k{variant.k}:{','.join(map(str, moves))}"
+    verdicts = cache.get(key)
+    if verdicts is None:
+        verdicts = analyse(variant, moves)
+        cache.set(key, verdicts, timeout=24 * 3600)
+    return verdicts
 
 
 def current_moves(game: Game) -> list[int]:

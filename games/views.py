@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
 from .engine import VARIANTS, takeback_keeps
+from .engine.analysis import MoveVerdict, can_analyse
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game, Opponent, Rating
 from .rating import INITIAL_RATING, PROVISIONAL_GAMES
@@ -47,6 +48,7 @@ from .selectors import (
     with_creator_rating,
 )
 from .services import (
+    AnalysisUnavailable,
     ChallengeGone,
     GameError,
     GameNotFound,
@@ -65,6 +67,7 @@ from .services import (
     draw_offer,
     fresh_position,
     game_again,
+    game_analysis,
     game_claim_win,
     game_create,
     game_for_page,
@@ -210,12 +213,15 @@ def board_context(
     }
 
 
-def move_rows(game: Game, moves: list[int], cols: int, *, replay_ply: int | None = None) -> SafeString:
+def move_rows(
+    game: Game, moves: list[int], cols: int, *, replay_ply: int | None = None, verdicts: list[MoveVerdict] | None = None
+) -> SafeString:
     """The rows of the move list (``_moves.html``): play no., player, board and position (nested) or position.
 
     Built here rather than by a template loop (a long game has hundreds of rows); everything in a row is
     a number, X/O or a cell name made of a column letter and a number, so there is nothing to escape.
-    With ``replay_ply`` (the replay page) each play number links to that step and that row is current.
+    With ``replay_ply`` (the replay page) each play number links to that step and that row is current;
+    with ``verdicts`` (a finished game's analysis) a mistake is marked "?".
     """
     nested = game.variant in ("ultimate", "multi")
     replay_url = reverse("games:replay", args=[game.pk]) if replay_ply is not None else ""
@@ -226,7 +232,7 @@ def move_rows(game: Game, moves: list[int], cols: int, *, replay_ply: int | None
             board, cell = divmod(move, 9)
             where = f"<td>{board}</td><td>{cell}</td>"
         else:
-            where = f"<td>{cell_position(game, move, cols)['name']}</td>"
+            where = f"<td>{cell_position(game, move, cols)['name']}{_verdict_mark(verdicts, ply)}</td>"
         if replay_ply is None:
             head, number = f'<tr data-ply="{ply}">', str(ply)
         else:
@@ -236,6 +242,53 @@ def move_rows(game: Game, moves: list[int], cols: int, *, replay_ply: int | None
             number = f'<a href="{link}" hx-get="{link}" hx-target="#replay" hx-swap="outerHTML">{ply}</a>'
         rows.append(f'{head}<td>{number}</td><td><span class="mark-{side.lower()}">{side}</span></td>{where}</tr>')
     return mark_safe("\n".join(rows))
+
+
+def _verdict_mark(verdicts: list[MoveVerdict] | None, ply: int) -> str:
+    if not verdicts or not verdicts[ply - 1].mistake:
+        return ""
+    return ' <span class="verdict-mistake" title="A mistake">?<span class="visually-hidden"> (a mistake)</span></span>'
+
+
+def _outcome_words(outcome: str, mover: str) -> str:
+    """An outcome for ``mover`` ("win", "draw", "loss") in words that name the winner: "a win for X"."""
+    if outcome == "draw":
+        return "a draw"
+    return f"a win for {mover if outcome == 'win' else ('O' if mover == 'X' else 'X')}"
+
+
+def analysis_context(game: Game, verdicts: list[MoveVerdict], ply: int, cols: int) -> dict[str, Any]:
+    """The replay's words on the step shown (``ply``: after that move) and the count of mistakes."""
+    mistakes = {side: sum(v.mistake for v in verdicts if v.side == side) for side in ("X", "O")}
+    if ply == 0:
+        start = _outcome_words(verdicts[0].before, "X") if verdicts else ""
+        text = f"With best play from both sides, this game is {start}." if verdicts else ""
+        tone = ""
+    else:
+        v = verdicts[ply - 1]
+        name = cell_position(game, v.move, cols)["name"]
+        head = f"Move {ply}, {v.side} on {name}:"
+        if v.mistake:
+            names = [cell_position(game, m, cols)["name"] for m in v.best]
+            best = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+            text = (
+                f"{head} a mistake. With best play this was {_outcome_words(v.before, v.side)}; now it is "
+                f"{_outcome_words(v.after, v.side)}. Better: {best}."
+            )
+            tone = "mistake"
+        elif v.before == "loss":
+            text = f"{head} {'O' if v.side == 'X' else 'X'} wins whatever {v.side} plays."
+            tone = ""
+        else:
+            text = f"{head} a good move. With best play this is {_outcome_words(v.after, v.side)}."
+            tone = "good"
+    if not verdicts:
+        summary = ""
+    elif mistakes["X"] or mistakes["O"]:
+        summary = f"Mistakes: X {mistakes['X']}, O {mistakes['O']}."
+    else:
+        summary = "No mistakes: both sides kept the best outcome they had."
+    return {"text": text, "tone": tone, "summary": summary}
 
 
 def status_context(game: Game, state, player) -> dict[str, Any]:
@@ -325,6 +378,7 @@ def play_context(
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
         # a finished game without another player: its creator may start one more with the same settings
         "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
+        "analysable": game.is_finished and can_analyse(state.variant),
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn
         "can_take_back": on_my_own and takeback_keeps(position.moves, sides) is not None,
@@ -664,6 +718,10 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         ply = total
     ply = max(0, min(total, ply))
     state = state_after(game, moves, upto=ply)
+    try:
+        verdicts = game_analysis(game)
+    except AnalysisUnavailable:
+        verdicts = None  # a running game, or a board too big to solve: the replay shows the moves only
     context = {
         "game": game,
         "ply": ply,
@@ -673,7 +731,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "forward": min(total, ply + 1),
         "last": total,
         "board": board_context(game, state, last=moves[ply - 1] if ply else -1),
-        "moves": move_rows(game, moves, state.variant.cols, replay_ply=ply),
+        "moves": move_rows(game, moves, state.variant.cols, replay_ply=ply, verdicts=verdicts),
+        "analysis": analysis_context(game, verdicts, ply, state.variant.cols) if verdicts is not None else None,
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
         "x_label": game.seat_label("X"),

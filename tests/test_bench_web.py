@@ -62,7 +62,7 @@ def test_session_keeps_cookies_and_reads_answers_by_length(live_server, bench_pl
 def test_session_login_with_a_wrong_password_fails_loudly(live_server, bench_player):
     bench_player.set_password("something-else-entirely")
     bench_player.save()
-    with pytest.raises(AssertionError, match="login of bench000: 200"):
+    with pytest.raises(AssertionError, match="login of bench000: 400"):
         Session(urlsplit(live_server.url).port).login(bench_player.username)
 
 
