@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -61,7 +62,16 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def new_context(browser: Browser, live_server, transactional_db) -> Iterator[Callable[..., BrowserContext]]:
+def expected_http_errors() -> set[tuple[int, str, str]]:
+    """(status, method, path) answers a test expects, e.g. (400, "POST", "/accounts/login/") for a wrong
+    password: every other answer of 400 or more fails the test."""
+    return set()
+
+
+@pytest.fixture
+def new_context(
+    browser: Browser, live_server, transactional_db, expected_http_errors
+) -> Iterator[Callable[..., BrowserContext]]:
     """A factory of browser contexts (separate cookie jars) on the live server, all closed and checked
     at teardown. Keyword arguments go to ``Browser.new_context`` (e.g. ``java_script_enabled=False``)."""
     contexts: list[BrowserContext] = []
@@ -71,7 +81,8 @@ def new_context(browser: Browser, live_server, transactional_db) -> Iterator[Cal
         page.on("pageerror", lambda error: problems.append(f"JavaScript error on {page.url}: {error}"))
 
     def watch_response(response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+        expected = (response.status, response.request.method, urlsplit(response.url).path) in expected_http_errors
+        if response.status >= 400 and not expected and not response.url.endswith("/favicon.ico"):
             problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
 
     def make(**kwargs) -> BrowserContext:

@@ -55,7 +55,8 @@ def test_log_out_and_log_back_in_to_the_page_asked_for(page: Page):
     expect(page).to_have_url(re.compile(r"/players/bob/$"))
 
 
-def test_wrong_password_stays_on_the_login_form(page: Page):
+def test_wrong_password_stays_on_the_login_form(page: Page, expected_http_errors):
+    expected_http_errors.add((400, "POST", "/accounts/login/"))  # the form again, with its error
     Player.objects.create_user("carol", password=PASSWORD)
     page.goto("/accounts/login/")
     page.fill('input[name="username"]', "carol")

@@ -60,8 +60,12 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
     step(page, "first", 0, total)
     expect(page.locator("#replay-first")).to_have_attribute("aria-disabled", "true")
     expect(page.locator("#replay-back")).to_have_attribute("aria-disabled", "true")
+    # The finished classic game is analysed: each step says what its move did; the hard level (O) never errs.
+    expect(page.locator("#analysis")).to_have_text("With best play from both sides, this game is a draw.")
+    expect(page.locator("#analysis-summary")).to_have_text(re.compile(r"(O 0\.|No mistakes)"))
     step(page, "forward", 1, total)
     expect(page.locator(MARKS)).to_have_text(["X"])
+    expect(page.locator("#analysis")).to_contain_text("Move 1, X on ")
     step(page, "forward", 2, total)
     step(page, "back", 1, total)
     step(page, "last", total, total)
