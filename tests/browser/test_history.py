@@ -73,4 +73,12 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
     expect(page.locator("#status")).to_contain_text(classic_result)
     step(page, "back", total - 1, total)
 
+
+    # The keys do what the buttons do: End, Home, Right, Left (nothing before the start).
+    for key, ply in (("End", total), ("Home", 0), ("ArrowLeft", 0), ("ArrowRight", 1), ("ArrowRight", 2),
+                     ("ArrowLeft", 1)):
+        page.keyboard.press(key)
+        expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply))
+        expect(page.locator(MARKS)).to_have_count(ply)
+    expect(page).to_have_url(re.compile(r"\?ply=1$"))  # the address follows, as with the buttons
     assert page.evaluate("window.__marker") == 1, "stepping through the replay reloaded the page"
