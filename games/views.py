@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
 from .engine import VARIANTS, takeback_keeps
-from .engine.analysis import MoveVerdict, can_analyse
+from .engine.analysis import MoveVerdict, can_analyse, outcome_words
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game, Opponent, Rating
 from .rating import INITIAL_RATING, PROVISIONAL_GAMES
@@ -250,18 +250,11 @@ def _verdict_mark(verdicts: list[MoveVerdict] | None, ply: int) -> str:
     return ' <span class="verdict-mistake" title="A mistake">?<span class="visually-hidden"> (a mistake)</span></span>'
 
 
-def _outcome_words(outcome: str, mover: str) -> str:
-    """An outcome for ``mover`` ("win", "draw", "loss") in words that name the winner: "a win for X"."""
-    if outcome == "draw":
-        return "a draw"
-    return f"a win for {mover if outcome == 'win' else ('O' if mover == 'X' else 'X')}"
-
-
 def analysis_context(game: Game, verdicts: list[MoveVerdict], ply: int, cols: int) -> dict[str, Any]:
     """The replay's words on the step shown (``ply``: after that move) and the count of mistakes."""
     mistakes = {side: sum(v.mistake for v in verdicts if v.side == side) for side in ("X", "O")}
     if ply == 0:
-        start = _outcome_words(verdicts[0].before, "X") if verdicts else ""
+        start = outcome_words(verdicts[0].before, "X") if verdicts else ""
         text = f"With best play from both sides, this game is {start}." if verdicts else ""
         tone = ""
     else:
@@ -272,15 +265,15 @@ def analysis_context(game: Game, verdicts: list[MoveVerdict], ply: int, cols: in
             names = [cell_position(game, m, cols)["name"] for m in v.best]
             best = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
             text = (
-                f"{head} a mistake. With best play this was {_outcome_words(v.before, v.side)}; now it is "
-                f"{_outcome_words(v.after, v.side)}. Better: {best}."
+                f"{head} a mistake. With best play this was {outcome_words(v.before, v.side)}; now it is "
+                f"{outcome_words(v.after, v.side)}. Better: {best}."
             )
             tone = "mistake"
         elif v.before == "loss":
             text = f"{head} {'O' if v.side == 'X' else 'X'} wins whatever {v.side} plays."
             tone = ""
         else:
-            text = f"{head} a good move. With best play this is {_outcome_words(v.after, v.side)}."
+            text = f"{head} a good move. With best play this is {outcome_words(v.after, v.side)}."
             tone = "good"
     if not verdicts:
         summary = ""

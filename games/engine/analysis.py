@@ -36,6 +36,13 @@ class MoveVerdict:
         return OUTCOMES.index(self.after) < OUTCOMES.index(self.before)
 
 
+def outcome_words(outcome: str, mover: str) -> str:
+    """An outcome for ``mover`` ("win", "draw", "loss") in words that name the winner: "a win for X"."""
+    if outcome == "draw":
+        return "a draw"
+    return f"a win for {mover if outcome == 'win' else ('O' if mover == 'X' else 'X')}"
+
+
 def can_analyse(variant: Variant) -> bool:
     """Whether ``analyse`` answers for this variant (exact outcomes need a small grid board)."""
     return isinstance(variant, GridVariant) and variant.cell_count <= MAX_CELLS

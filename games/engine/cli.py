@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from . import VARIANTS, get_strategy, get_variant, takeback_keeps
+from .analysis import analyse, can_analyse, outcome_words
 from .core import State, Variant
 from .render import (
     BOX_DIAGRAM,
@@ -333,7 +334,27 @@ def play_game(term: Terminal, state: State, seats: dict[str, Seat]) -> State:
     term.say()
     term.say(move_table(variant, moves))
     term.say(f"Result: {result_text(state)}")
+    for line in analysis_lines(variant, moves):
+        term.say(line)
     return state
+
+
+def analysis_lines(variant: Variant, moves: list[int]) -> list[str]:
+    """After the game, on boards small enough to solve exactly: each mistake and the moves that were better."""
+    if not can_analyse(variant):
+        return []
+    mistakes = [v for v in analyse(variant, moves) if v.mistake]
+    if not mistakes:
+        return ["Analysis: no mistakes; both sides kept the best outcome they had."]
+    count = f"{len(mistakes)} mistake{'' if len(mistakes) == 1 else 's'}"
+    lines = [f"Analysis, with best play from both sides: {count}."]
+    for v in mistakes:
+        better = ", ".join(move_label(variant, m) for m in v.best)
+        lines.append(
+            f"  Move {v.ply}, {v.side} {move_label(variant, v.move)}: {outcome_words(v.before, v.side)} became "
+            f"{outcome_words(v.after, v.side)}. Better: {better}."
+        )
+    return lines
 
 
 def taken_back_text(keep: int) -> str:

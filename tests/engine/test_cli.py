@@ -216,6 +216,23 @@ def test_human_against_human_full_game_with_junk(key: str, options: list[str]) -
     assert len(rows) == len(moves)
 
 
+def test_the_game_ends_with_its_mistakes_and_the_better_moves() -> None:
+    # X centre, O edge (the mistake), X forks and wins: classic's cells typed 1..9.
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "human"], ["5", "2", "1", "9", "7", "4", "3"])
+    assert code == 0
+    result, analysis, mistake = out.splitlines()[-3:]
+    assert result == "Result: X wins"
+    assert analysis == "Analysis, with best play from both sides: 1 mistake."
+    assert mistake == "  Move 2, O 2: a draw became a win for X. Better: 1, 3, 7, 9."
+
+
+def test_perfect_play_ends_with_no_mistakes_and_big_boards_with_no_analysis() -> None:
+    code, out = run(["--variant", "four", "--x", "perfect", "--o", "perfect"])
+    assert code == 0 and out.splitlines()[-1] == "Analysis: no mistakes; both sides kept the best outcome they had."
+    code, out = run(["--variant", "ultimate", "--x", "random", "--o", "random", "--seed", "3"])
+    assert code == 0 and "Analysis" not in out and out.splitlines()[-1].startswith("Result: ")
+
+
 def test_end_of_input_abandons_cleanly() -> None:
     code, out = run(["--variant", "ultimate", "--x", "human", "--o", "random", "--seed", "1"], ["4 0"])
     assert code == 1
