@@ -6,8 +6,8 @@ from functools import cache
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Mod
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Mod, RowNumber
 
 from .engine import VARIANTS
 from .models import Game, Rating
@@ -163,6 +163,29 @@ def player_stats(player) -> list[dict[str, Any]]:
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
     return result
+
+
+#: rated games per variant that the profile's rating history draws
+HISTORY_GAMES = 50
+
+
+def rating_history(player) -> dict[str, list[int]]:
+    """Per variant, ``player``'s rating before the first of their latest ``HISTORY_GAMES`` rated games and
+    after each of them, oldest first, in whole points. One query."""
+    latest = Window(RowNumber(), partition_by=F("variant"), order_by=[F("finished").desc(), F("pk").desc()])
+    rows = (
+        Game.objects.filter(Q(x_player=player) | Q(o_player=player), x_rating_after__isnull=False)
+        .annotate(recent=latest)
+        .filter(recent__lte=HISTORY_GAMES)
+        .order_by("finished", "pk")
+        .values_list("variant", "x_player_id", "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after")
+    )
+    history: dict[str, list[int]] = {}
+    for variant, x_id, x_before, x_after, o_before, o_after in rows:
+        before, after = (x_before, x_after) if x_id == player.pk else (o_before, o_after)
+        series = history.setdefault(variant, [round(before)])
+        series.append(round(after))
+    return history
 
 
 def games_to_move(player) -> QuerySet[Game]:

@@ -86,6 +86,34 @@ def my_profile(request: HttpRequest) -> HttpResponse:
     return redirect("profile", username=request.user.get_username())
 
 
+#: the rating history's sparkline: its box in SVG units (the page shows it at this size in pixels)
+SPARK_WIDTH, SPARK_HEIGHT, SPARK_PAD = 96, 24, 3
+
+
+def sparkline(series: list[int]) -> dict[str, Any] | None:
+    """An SVG polyline of ``series`` (ratings, oldest first) in a SPARK_WIDTH x SPARK_HEIGHT box, higher up
+    for higher ratings, with the figures its label reads out; None under two points."""
+    if len(series) < 2:
+        return None
+    low, high = min(series), max(series)
+    step = SPARK_WIDTH / (len(series) - 1)
+    inner = SPARK_HEIGHT - 2 * SPARK_PAD
+
+    def y(value: int) -> float:
+        return round(SPARK_PAD + inner * (high - value) / (high - low), 1) if high > low else SPARK_HEIGHT / 2
+
+    points = [(round(i * step, 1), y(value)) for i, value in enumerate(series)]
+    return {
+        "points": " ".join(f"{px},{py}" for px, py in points),
+        "end": points[-1],
+        "games": len(series) - 1,
+        "first": series[0],
+        "now": series[-1],
+        "low": low,
+        "high": high,
+    }
+
+
 def _profile_page(
     request: HttpRequest,
     player: Player,
@@ -95,9 +123,12 @@ def _profile_page(
     email_form: EmailForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    from games.selectors import player_stats  # the games app builds on players, not the reverse
+    from games.selectors import player_stats, rating_history  # the games app builds on players, not the reverse
 
     rows = player_stats(player)
+    history = rating_history(player) if any(row["rating"] is not None for row in rows) else {}
+    for row in rows:
+        row["spark"] = sparkline(history.get(row["variant"], []))
     totals = {key: sum(row[key] for row in rows) for key in ("played", "won", "lost", "drawn")}
     is_me = player == request.user
     context = {
@@ -110,6 +141,7 @@ def _profile_page(
         "new_token": new_token,
         "token_error": token_error,
         "max_tokens": MAX_TOKENS,
+        "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
     response = render(request, "players/profile.html", context, status=status)

@@ -329,3 +329,62 @@ def test_provisional_ratings_are_marked(player, other_player, make_player, playe
     bob = html.split('data-player="bob"')[1].split("</tr>")[0]
     assert 'class="provisional"' not in alice and "1600" in alice
     assert 'class="provisional"' in bob and f"fewer than {PROVISIONAL_GAMES} rated games" in bob
+
+
+# Rating history (the profile's sparkline) ------------------------------------------------------------
+
+
+def three_rated_games(x, o) -> list[Game]:
+    """alice (x) wins twice, then loses once, against bob (o); sides stay the same."""
+    o_wins = [(0, "X"), (3, "O"), (1, "X"), (4, "O"), (8, "X"), (5, "O")]
+    return [play_out(new_duel(x, o), x, o, moves) for moves in (X_WINS, X_WINS, o_wins)]
+
+
+def test_rating_history_follows_the_games_oldest_first(player, other_player, django_assert_num_queries):
+    from games.selectors import rating_history
+
+    games = three_rated_games(player, other_player)
+    with django_assert_num_queries(1):
+        history = rating_history(player)
+    assert history == {"classic": [1500] + [round(game.x_rating_after) for game in games]}
+    assert history["classic"][1] == 1520 and history["classic"][2] > 1520 > history["classic"][3]
+    assert rating_history(other_player)["classic"] == [1500] + [round(game.o_rating_after) for game in games]
+    assert rating_history(other_player)["classic"][-1] == round(rating(other_player).rating)
+
+
+def test_rating_history_keeps_the_latest_games_of_each_variant(player, other_player, monkeypatch):
+    from games import selectors
+
+    games = three_rated_games(player, other_player)
+    four = play_out(new_duel(player, other_player, "four"), player, other_player,
+                    [(0, "X"), (4, "O"), (1, "X"), (5, "O"), (2, "X"), (6, "O"), (3, "X")])
+    monkeypatch.setattr(selectors, "HISTORY_GAMES", 2)
+    history = selectors.rating_history(player)
+    # The last two classic games, from the rating before the first of them; the 4 x 4 game on its own.
+    assert history["classic"] == [round(games[1].x_rating_before), round(games[1].x_rating_after),
+                                  round(games[2].x_rating_after)]
+    assert history["four"] == [1500, round(four.x_rating_after)]
+
+
+def test_sparkline_draws_higher_ratings_higher_up():
+    from players.views import SPARK_HEIGHT, SPARK_WIDTH, sparkline
+
+    assert sparkline([]) is None and sparkline([1500]) is None
+    drawn = sparkline([1500, 1520, 1510])
+    points = [tuple(map(float, p.split(","))) for p in drawn["points"].split()]
+    assert [x for x, _ in points] == [0, SPARK_WIDTH / 2, SPARK_WIDTH]
+    assert points[1][1] < points[2][1] < points[0][1]  # SVG's y grows downwards
+    assert all(0 <= y <= SPARK_HEIGHT for _, y in points)
+    assert (drawn["first"], drawn["now"], drawn["low"], drawn["high"], drawn["games"]) == (1500, 1510, 1500, 1520, 2)
+    flat = sparkline([1500, 1500])
+    assert {y for _, y in (tuple(map(float, p.split(","))) for p in flat["points"].split())} == {SPARK_HEIGHT / 2}
+
+
+def test_the_profile_draws_the_rating_history(player, other_player, player_client, make_player):
+    three_rated_games(player, other_player)
+    text = player_client.get(reverse("profile", args=["alice"])).content.decode()
+    now = round(rating(player).rating)
+    assert f'aria-label="Rating over the last 3 rated games: from 1500 to {now} (lowest 1500, highest ' in text
+    assert text.count('class="sparkline"') == 1 and "<polyline points=" in text
+    make_player("carol")  # no rated game: no history
+    assert 'class="sparkline"' not in player_client.get(reverse("profile", args=["carol"])).content.decode()
