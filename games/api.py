@@ -269,9 +269,10 @@ def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
     "/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as, and your ratings"
 )
 def me(request: HttpRequest) -> dict[str, Any]:
+    history = selectors.rating_history(request.auth)
     ratings = {
         row.variant: {"rating": round(row.rating), "games": row.games, "won": row.won, "lost": row.lost,
-                      "drawn": row.drawn}
+                      "drawn": row.drawn, "history": history.get(row.variant, [])}
         for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("variant")
     }
     return {"id": request.auth.pk, "username": request.auth.get_username(), "ratings": ratings}

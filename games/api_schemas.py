@@ -69,6 +69,9 @@ class RatingOut(Schema):
     won: int
     lost: int
     drawn: int
+    history: list[int] = Field(
+        ..., description="the rating before the first of your latest 50 rated games and after each, oldest first"
+    )
 
 
 class MeOut(Schema):

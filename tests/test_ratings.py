@@ -284,7 +284,7 @@ def test_api_me_has_my_ratings(duel, player, other_player, player_client):
     assert player_client.get("/api/me").json()["ratings"] == {}
     play_out(duel, player, other_player)
     assert player_client.get("/api/me").json()["ratings"] == {
-        "classic": {"rating": 1520, "games": 1, "won": 1, "lost": 0, "drawn": 0}
+        "classic": {"rating": 1520, "games": 1, "won": 1, "lost": 0, "drawn": 0, "history": [1500, 1520]}
     }
 
 
