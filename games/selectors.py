@@ -127,6 +127,15 @@ def game_history(player, *, variant: str | None = None, result: str | None = Non
     return qs.order_by("-created", "-id")
 
 
+def recent_games(player, *, viewer, limit: int = 10) -> list[Game]:
+    """The latest finished games in which ``player`` held a seat that ``viewer`` may open (``can_view``:
+    public games, and private ones the viewer took part in), newest first."""
+    qs = Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=Game.Status.FINISHED)
+    if viewer.pk != player.pk:
+        qs = qs.filter(Q(private=False) | _involves(viewer) | Q(invitee=viewer))
+    return list(qs.select_related("x_player", "o_player").order_by("-finished", "-pk")[:limit])
+
+
 def player_stats(player) -> list[dict[str, Any]]:
     """Finished games where ``player`` held exactly one seat, per variant (in the engine's order).
 

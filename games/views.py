@@ -752,7 +752,7 @@ def history(request: HttpRequest) -> HttpResponse:
         result = form.cleaned_data["result"] or None
     games = game_history(request.user, variant=variant, result=result)
     page = Paginator(games, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [_history_row(game, request.user) for game in page.object_list]
+    rows = [history_row(game, request.user) for game in page.object_list]
     query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
     context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS}
     if request.htmx:
@@ -859,7 +859,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/partials/_lobby_live.html", context)
 
 
-def _history_row(game: Game, player) -> dict[str, Any]:
+def history_row(game: Game, player) -> dict[str, Any]:
+    """A row of the history (and of a profile's recent games): ``game`` from ``player``'s side."""
     sides = game.sides_of(player)
     if len(sides) == 1:
         me = sides[0]

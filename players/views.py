@@ -123,7 +123,9 @@ def _profile_page(
     email_form: EmailForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    from games.selectors import player_stats, rating_history  # the games app builds on players, not the reverse
+    # the games app builds on players, not the reverse
+    from games.selectors import player_stats, rating_history, recent_games
+    from games.views import history_row
 
     rows = player_stats(player)
     history = rating_history(player) if any(row["rating"] is not None for row in rows) else {}
@@ -142,6 +144,7 @@ def _profile_page(
         "token_error": token_error,
         "max_tokens": MAX_TOKENS,
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
+        "recent": [history_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
     response = render(request, "players/profile.html", context, status=status)

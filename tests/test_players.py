@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -153,3 +154,54 @@ def test_password_reset_claim_is_once_per_interval(django_user_model, settings):
     assert password_reset_claim(player=django_user_model.objects.get(pk=player.pk)) is False
     settings.PASSWORD_RESET_INTERVAL = timedelta(0)
     assert password_reset_claim(player=player) is True
+
+
+# Recent games on a profile ---------------------------------------------------------------------------
+
+
+def _finished(make_game, owner, **kwargs):
+    """A game of ``owner`` against the computer, resigned at once: finished, and lost by ``owner``."""
+    from games.models import Game
+    from games.services import game_resign
+
+    game = make_game(player=owner, opponent="easy", strategy="random", **kwargs)
+    return game_resign(game=Game.objects.get(pk=game.pk), player=owner)
+
+
+def test_a_profile_lists_recent_finished_games_its_viewer_may_open(make_game, make_player, client):
+    from games.selectors import recent_games
+
+    owner, viewer = make_player("olga"), make_player("vic")
+    public = [_finished(make_game, owner) for _ in range(3)]
+    private = _finished(make_game, owner, private=True)
+    make_game(player=owner, opponent="easy")  # still running: not listed
+    client.force_login(viewer)
+    page = client.get(reverse("profile", args=["olga"])).content.decode()
+    listed = [int(pk) for pk in re.findall(r'<tr data-game="(\d+)">', page)]
+    assert listed == [g.pk for g in reversed(public)]  # newest first, no private game, no running game
+    assert private.pk not in listed
+    assert page.count('<span class="pill pill-lost">Lost</span>') == 3  # from the owner's side
+    assert f'href="{reverse("games:replay", args=[public[0].pk])}"' in page
+    # The owner sees the private one too, and a link to the whole history.
+    assert [g.pk for g in recent_games(owner, viewer=owner)] == [private.pk] + [g.pk for g in reversed(public)]
+    client.force_login(owner)
+    page = client.get(reverse("profile", args=["olga"])).content.decode()
+    assert f'<tr data-game="{private.pk}">' in page and f'href="{reverse("games:history")}"' in page
+
+
+def test_recent_games_stop_at_ten_and_cost_a_fixed_number_of_queries(
+    make_game, make_player, client, django_assert_max_num_queries
+):
+    owner = make_player("olga")
+    games = [_finished(make_game, owner) for _ in range(12)]
+    client.force_login(owner)
+    with django_assert_max_num_queries(7):  # not one per game
+        page = client.get(reverse("profile", args=["olga"])).content.decode()
+    listed = [int(pk) for pk in re.findall(r'<tr data-game="(\d+)">', page)]
+    assert listed == [g.pk for g in reversed(games)][:10]
+
+
+def test_a_profile_without_finished_games_says_so(make_player, player_client):
+    make_player("newbie")
+    page = player_client.get(reverse("profile", args=["newbie"])).content.decode()
+    assert 'id="recent-games"' in page and "No finished games to show." in page
