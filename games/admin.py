@@ -35,7 +35,7 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("x_player", "o_player", "created_by")
     readonly_fields = (
         "ply", "version", "takebacks", "hints", "created", "updated", "finished", "draw_offer_ply",
-        "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after",
+        "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason",
     )
     raw_id_fields = (
         "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
@@ -48,6 +48,7 @@ class GameAdmin(admin.ModelAdmin):
         }),
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
+        ("Rating", {"fields": ("unrated_reason",)}),
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",

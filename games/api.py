@@ -346,6 +346,7 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "takebacks": game.takebacks,
         "hints": game.hints,
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
+        "unrated_reason": game.unrated_reason or None,
     }
 
 

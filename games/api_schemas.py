@@ -195,6 +195,10 @@ class GameSummaryOut(Schema):
     ratings: dict[SideName, RatingChangeOut] | None = Field(
         ..., description="a rated game (finished, between two players): each seat's rating before and after it"
     )
+    unrated_reason: Literal["pair_limit"] | None = Field(
+        ..., description="a finished game between two players that was not rated although it was long enough: "
+        "pair_limit (the two had played 5 rated games of the variant together in 24 hours)"
+    )
 
 
 class GameOut(GameSummaryOut):

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from .rating import INITIAL_RATING
+from .rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
 
 SIDES = ("X", "O")
 
@@ -124,6 +124,8 @@ class Game(models.Model):
     x_rating_after = models.FloatField(null=True, blank=True)
     o_rating_before = models.FloatField(null=True, blank=True)
     o_rating_after = models.FloatField(null=True, blank=True)
+    #: why a finished game between two players was not rated, when it is not the obvious reason (too short)
+    unrated_reason = models.CharField(max_length=20, blank=True, default="", choices=[("pair_limit", "pair limit")])
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -219,6 +221,15 @@ class Game(models.Model):
         delta = round(after) - round(before)
         text = f"+{delta}" if delta >= 0 else f"\N{MINUS SIGN}{-delta}"
         return {"before": round(before), "after": round(after), "delta": delta, "delta_text": text}
+
+    def unrated_text(self) -> str:
+        """Why this finished game between two players did not count for their ratings, in words ("" otherwise)."""
+        if self.unrated_reason == "pair_limit":
+            return (
+                f"Not rated: these two players had already played {PAIR_GAMES_LIMIT} rated games of this variant "
+                f"together in {PAIR_WINDOW_HOURS} hours"
+            )
+        return ""
 
     def rating_now(self, side: str) -> int | None:
         """A running game between two players: the seat's rating in the variant when the game started."""

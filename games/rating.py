@@ -4,7 +4,8 @@ Each player has one rating per variant (``games.models.Rating``), starting at ``
 game between two people moves both ratings by ``k * (score - expected)``: a win scores 1, a draw 0.5, a
 loss 0. ``k`` is larger for a player's first ``PROVISIONAL_GAMES`` games in a variant, so a new player's
 rating finds its level quickly and then steadies. A game that ends before each player has moved
-(fewer than ``MIN_RATED_PLY`` moves, e.g. resigned at once) is not rated.
+(fewer than ``MIN_RATED_PLY`` moves, e.g. resigned at once) is not rated, nor is a game between two players
+who have already played ``PAIR_GAMES_LIMIT`` rated games of the variant together in ``PAIR_WINDOW_HOURS``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ PROVISIONAL_GAMES = 20
 K_PROVISIONAL = 40.0
 K_ESTABLISHED = 20.0
 MIN_RATED_PLY = 2
+#: rated games between the same two players in one variant within ``PAIR_WINDOW_HOURS``; later ones are
+#: played as usual but not rated, so that two accounts cannot pump one of them up by losing on purpose
+PAIR_GAMES_LIMIT = 5
+PAIR_WINDOW_HOURS = 24
 
 
 def expected_score(rating: float, opponent: float) -> float:

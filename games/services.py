@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.pk_lookup import get_by_pk, insert_rows, update_fields
@@ -40,7 +41,7 @@ from .engine import (
 )
 from .engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
 from .models import LEVELS, SIDES, Game, Move, Opponent, Rating
-from .rating import INITIAL_RATING, MIN_RATED_PLY, new_rating
+from .rating import INITIAL_RATING, MIN_RATED_PLY, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, new_rating
 
 # Errors ---------------------------------------------------------------------------------------
 
@@ -683,7 +684,8 @@ def _end(locked: Game, result: str, reason: str) -> Game:
 def _rate(locked: Game) -> list[str]:
     """A game between two players has just ended (``result`` set, in the caller's transaction): move both
     players' ratings in its variant and note them on the game. Returns the game's fields it set (none for a
-    game that is not rated: against the computer, on one screen, or ended before each player moved).
+    game that is not rated: against the computer, on one screen, or ended before each player moved; only
+    ``unrated_reason`` when the pair has played ``PAIR_GAMES_LIMIT`` rated games of the variant lately).
 
     The two rating rows are created if missing (without a conflict when another game creates one at the
     same moment), then locked in the order of the players' ids, so two games ending at once cannot deadlock.
@@ -699,6 +701,13 @@ def _rate(locked: Game) -> list[str]:
         for row in Rating.objects.select_for_update().filter(variant=locked.variant, player_id__in=(x_id, o_id))
         .order_by("player_id")
     }
+    # Counted under the lock of both rating rows: two games of the pair ending at once queue here.
+    since = timezone.now() - timedelta(hours=PAIR_WINDOW_HOURS)
+    pair = Q(x_player_id=x_id, o_player_id=o_id) | Q(x_player_id=o_id, o_player_id=x_id)
+    recent = Game.objects.filter(pair, variant=locked.variant, x_rating_after__isnull=False, finished__gte=since)
+    if recent.count() >= PAIR_GAMES_LIMIT:
+        locked.unrated_reason = "pair_limit"
+        return ["unrated_reason"]
     x, o = rows[x_id], rows[o_id]
     x_score = {Game.Result.X: 1.0, Game.Result.O: 0.0}.get(locked.result, 0.5)
     locked.x_rating_before, locked.o_rating_before = x.rating, o.rating

@@ -31,7 +31,7 @@ from .engine import VARIANTS, takeback_keeps
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
 from .forms import HistoryFilterForm, NewGameForm
 from .models import Game, Opponent, Rating
-from .rating import INITIAL_RATING, PROVISIONAL_GAMES
+from .rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_GAMES
 from .selectors import (
     LEADERBOARD_SIZE,
     RESULT_FILTERS,
@@ -767,6 +767,8 @@ def rules_view(request: HttpRequest) -> HttpResponse:
         "variants": [(key, cls.title) for key, cls in VARIANTS.items()],
         "abandon_hours": round(settings.GAME_ABANDON_AFTER.total_seconds() / 3600),
         "initial_rating": round(INITIAL_RATING),
+        "pair_games_limit": PAIR_GAMES_LIMIT,
+        "pair_window_hours": PAIR_WINDOW_HOURS,
     }
     return render(request, "rules.html", context)
 

@@ -388,3 +388,44 @@ def test_the_profile_draws_the_rating_history(player, other_player, player_clien
     assert text.count('class="sparkline"') == 1 and "<polyline points=" in text
     make_player("carol")  # no rated game: no history
     assert 'class="sparkline"' not in player_client.get(reverse("profile", args=["carol"])).content.decode()
+
+
+# The same two players: at most PAIR_GAMES_LIMIT rated games of a variant in PAIR_WINDOW_HOURS ----------
+
+
+def test_a_pair_counts_for_a_few_rated_games_a_day_then_plays_unrated(player, other_player, make_player, player_client):
+    from games.rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+
+    games = []
+    for i in range(PAIR_GAMES_LIMIT):  # alternate who plays X: the pair is the same either way
+        x, o = (player, other_player) if i % 2 == 0 else (other_player, player)
+        games.append(play_out(new_duel(x, o), x, o))
+    assert all(game.is_rated for game in games)
+    before = rating(player).rating, rating(other_player).rating, rating(player).games
+
+    extra = play_out(new_duel(player, other_player), player, other_player)
+    assert not extra.is_rated and extra.unrated_reason == "pair_limit"
+    assert (rating(player).rating, rating(other_player).rating, rating(player).games) == before
+    text = player_client.get(reverse("games:detail", args=[extra.pk])).content.decode()
+    assert f"Not rated: these two players had already played {PAIR_GAMES_LIMIT} rated games" in text
+    assert player_client.get(f"/api/games/{extra.pk}").json()["unrated_reason"] == "pair_limit"
+    assert player_client.get(f"/api/games/{games[0].pk}").json()["unrated_reason"] is None
+
+    # Another variant, or another opponent, is rated as usual.
+    four = play_out(new_duel(player, other_player, "four"), player, other_player,
+                    [(0, "X"), (4, "O"), (1, "X"), (5, "O"), (2, "X"), (6, "O"), (3, "X")])
+    assert four.is_rated
+    carol = make_player("carol")
+    assert play_out(new_duel(player, carol), player, carol).is_rated
+
+    # Once the earliest rated game is more than PAIR_WINDOW_HOURS old, the next game counts again.
+    Game.objects.filter(pk=games[0].pk).update(finished=games[0].finished - timedelta(hours=PAIR_WINDOW_HOURS + 1))
+    again = play_out(new_duel(player, other_player), player, other_player)
+    assert again.is_rated and again.unrated_reason == ""
+
+
+def test_the_rules_page_states_the_pair_limit(client):
+    from games.rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+
+    text = client.get(reverse("rules")).content.decode()
+    assert f"at most {PAIR_GAMES_LIMIT} rated games in {PAIR_WINDOW_HOURS} hours" in text
