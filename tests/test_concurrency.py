@@ -147,10 +147,12 @@ def test_simultaneous_accepts_one_wins(make_player):
 def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
     """Each ending locks both players' rating rows (created on first need without a conflict, locked in the
     players' order): games of the same two players, in both seatings, ending at once lose no update and
-    never deadlock."""
+    never deadlock; and the pair's limit of rated games holds, since it is counted under the same lock."""
     from games.models import Rating
-    from games.rating import new_rating
+    from games.rating import PAIR_GAMES_LIMIT, new_rating
     from games.services import game_resign
+
+    assert THREADS > PAIR_GAMES_LIMIT  # so that the limit is reached by games ending at once
 
     alice, bob = make_player("alice"), make_player("bob")
     games = []
@@ -164,10 +166,14 @@ def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
     results = run_together(lambda i: game_resign(game=Game.objects.get(pk=games[i].pk), player=bob))
     assert all(isinstance(result, Game) for result in results), results
     a, b = Rating.objects.get(player=alice), Rating.objects.get(player=bob)
-    assert (a.games, a.won, b.games, b.lost) == (THREADS, THREADS, THREADS, THREADS)
+    rated = PAIR_GAMES_LIMIT
+    assert (a.games, a.won, b.games, b.lost) == (rated, rated, rated, rated)
+    ended = Game.objects.filter(pk__in=[g.pk for g in games])
+    assert ended.filter(x_rating_after__isnull=False).count() == rated
+    assert ended.filter(unrated_reason="pair_limit").count() == THREADS - rated
     # Applied one after another, in some order: each game's "before" is the previous game's "after".
     chain = sorted(
-        Game.objects.filter(pk__in=[g.pk for g in games]),
+        ended.filter(x_rating_after__isnull=False),
         key=lambda g: g.x_rating_before if g.x_player_id == alice.pk else g.o_rating_before,
     )
     rating = 1500.0
