@@ -38,6 +38,7 @@ from .api_schemas import (
     LeaderboardOut,
     MeOut,
     MoveIn,
+    PlayOnIn,
     PlayOut,
     StrategyOut,
     VariantOut,
@@ -69,6 +70,7 @@ from .services import (
     game_analysis,
     game_claim_win,
     game_create,
+    game_from_position,
     game_position,
     game_resign,
     game_variant,
@@ -573,6 +575,20 @@ def claim_win(request: HttpRequest, game_id: int) -> dict[str, Any]:
     Before that, or on your own turn: ``409 claim_refused``."""
     game = game_claim_win(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/play-on", response={201: GameOut, **ERRORS}, tags=["games"],
+    summary="Play on against the computer from a position of a finished game",
+)
+def play_on(request: HttpRequest, game_id: int, payload: PlayOnIn) -> Status:
+    """A new game of yours against the computer at ``level`` that starts with this finished game's first
+    ``ply`` moves; you take the side to move there. A game still being played, a position where the game is
+    already over or a ``ply`` past its end: ``400 invalid_settings``; a game still being played:
+    ``409 game_not_over``."""
+    game = game_from_position(game=_visible_game(request, game_id), ply=payload.ply, player=request.auth,
+                              level=payload.level)
+    return Status(201, game_state(game_position(_visible_game(request, game.pk)), request.auth))
 
 
 @api.post(

@@ -114,6 +114,11 @@ class MoveIn(Schema):
     )
 
 
+class PlayOnIn(Schema):
+    ply: int = Field(..., ge=0, examples=[3], description="play on from the position after this many moves")
+    level: Literal["easy", "medium", "hard"] = Field("hard", description="the computer you play against")
+
+
 class SeatOut(Schema):
     side: SideName
     kind: Literal["player", "computer", "open"]

@@ -151,6 +151,13 @@ class HintRefused(GameError):
     code = "hint_refused"
 
 
+class GameNotOver(GameError):
+    """Asked for something only a finished game gives (playing on from one of its positions)."""
+
+    status_code = 409
+    code = "game_not_over"
+
+
 class AnalysisUnavailable(GameError):
     """Asked for the analysis of a game still being played, or of a board too big to solve exactly."""
 
@@ -395,6 +402,35 @@ def game_again(*, game: Game, player) -> Game:
         player=player, variant=game.variant, options=game.options, opponent=game.opponent,
         side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private,
     ))
+
+
+def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Game:
+    """"Play on from here": a new game against the computer at ``level`` that starts from the position after
+    the first ``ply`` moves of the finished ``game`` (the caller has checked that ``player`` may see it), with
+    those moves in its move list; ``player`` takes the side to move there. Only finished games: in a running
+    one it would hand a player the computer's help against their opponent. ``ply`` None: not given, or not
+    a whole number."""
+    if not game.is_finished:
+        raise GameNotOver("a game can be played on from one of its positions once it is over")
+    if ply is None:
+        raise InvalidGameSettings("say after which move to play on: ply must be a whole number")
+    if level not in LEVELS:
+        raise InvalidGameSettings(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    moves = game_moves(game)
+    if not 0 <= ply <= len(moves):
+        raise InvalidGameSettings(f"there is no position after move {ply}: this game has {len(moves)} moves")
+    state = state_after(game, moves, upto=ply)
+    if state.is_over:
+        raise InvalidGameSettings(f"the game is over after move {ply}: there is nothing to play on")
+    with transaction.atomic():
+        new = game_create(player=player, variant=game.variant, options=game.options, opponent=level, side=state.to_move)
+        new.start_board = game.start_board  # multi's random first board: the one this game had
+        if ply:
+            insert_rows([Move(game=new, ply=n, move=move, side="X" if n % 2 == 1 else "O")
+                         for n, move in enumerate(moves[:ply], start=1)])
+        new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
+        new.save(update_fields=["start_board", "ply", "move_list", "version", "updated"])
+    return new
 
 
 def _resolve_invitee(invitee, *, player, opponent: str):

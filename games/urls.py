@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:pk>/computer/", views.game_computer_move, name="computer_move"),
     path("<int:pk>/resign/", views.game_resign_view, name="resign"),
     path("<int:pk>/replay/", views.game_replay, name="replay"),
+    path("<int:pk>/play-on/", views.game_play_on_view, name="play_on"),
     path("<int:pk>/poll/", views.game_poll, name="poll"),
     path("<int:pk>/accept/", views.challenge_accept_view, name="accept"),
     path("<int:pk>/cancel/", views.challenge_cancel_view, name="cancel"),

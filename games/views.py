@@ -30,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retar
 from .engine import VARIANTS, takeback_keeps
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
 from .forms import HistoryFilterForm, NewGameForm
-from .models import Game, Opponent, Rating
+from .models import LEVELS, Game, Opponent, Rating
 from .rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_GAMES
 from .selectors import (
     LEADERBOARD_SIZE,
@@ -71,6 +71,7 @@ from .services import (
     game_claim_win,
     game_create,
     game_for_page,
+    game_from_position,
     game_moves,
     game_position,
     game_resign,
@@ -702,11 +703,15 @@ def game_takeback_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    return _replay_page(request, _game_for(request, pk), request.GET.get("ply"))
+
+
+def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, error: str = "", status: int = 200):
+    """The replay at the position after ``ply_text`` moves (the last one when missing or not a number)."""
     moves = game_moves(game)
     total = len(moves)
     try:
-        ply = int(request.GET.get("ply", total))
+        ply = int(ply_text) if ply_text is not None else total
     except ValueError:
         ply = total
     ply = max(0, min(total, ply))
@@ -726,6 +731,11 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "board": board_context(game, state, last=moves[ply - 1] if ply else -1),
         "moves": move_rows(game, moves, state.variant.cols, replay_ply=ply, verdicts=verdicts),
         "analysis": analysis_context(game, verdicts, ply, state.variant.cols) if verdicts is not None else None,
+        # "Play on from here": a finished game, at a position where the game was not over yet
+        "can_play_on": game.is_finished and not state.is_over,
+        "to_move": state.to_move,
+        "levels": [level.value for level in reversed(LEVELS)],  # hard first: the default
+        "error": error,
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
         "x_label": game.seat_label("X"),
@@ -737,9 +747,23 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         ),
     }
     if request.htmx:
-        response = render(request, "games/partials/_replay.html", context)
+        response = render(request, "games/partials/_replay.html", context, status=status)
         return push_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
-    return render(request, "games/replay.html", context)
+    return render(request, "games/replay.html", context, status=status)
+
+
+@login_required
+@require_POST
+def game_play_on_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new game against the computer from a position of this finished game (``ply``, ``level``)."""
+    game = _game_for(request, pk)
+    ply_text = request.POST.get("ply", "")
+    try:
+        new = game_from_position(game=game, ply=int(ply_text) if ply_text.isdigit() else None,
+                                 player=request.user, level=request.POST.get("level", ""))
+    except GameError as err:
+        return _replay_page(request, game, ply_text or None, error=_message(err), status=err.status_code)
+    return _go_to(request, new)
 
 
 @login_required

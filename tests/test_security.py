@@ -22,11 +22,11 @@ ESCAPED = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;b&gt;"
 # Every POST on a game that a stranger might try, web and API.
 WEB_ACTIONS = [
     "move", "computer_move", "resign", "accept", "cancel", "rematch", "rematch_accept", "rematch_decline",
-    "draw", "draw_accept", "draw_decline", "claim", "takeback", "hint", "again",
+    "draw", "draw_accept", "draw_decline", "claim", "takeback", "hint", "again", "play_on",
 ]
 API_ACTIONS = [
     "moves", "computer-move", "resign", "accept", "cancel", "rematch", "rematch/accept", "rematch/decline",
-    "draw", "draw/accept", "draw/decline", "claim-win", "takeback", "hint", "again",
+    "draw", "draw/accept", "draw/decline", "claim-win", "takeback", "hint", "again", "play-on",
 ]
 
 
@@ -61,8 +61,9 @@ def web_posts(client: Client, game: Game) -> list[tuple[str, int]]:
     answers = []
     for name in WEB_ACTIONS:
         url = reverse(f"games:{name}", args=[game.pk])
-        answers.append((url, client.post(url, {"move": "4"}).status_code))
-        answers.append((url + " (htmx)", client.post(url, {"move": "4"}, HTTP_HX_REQUEST="true").status_code))
+        data = {"move": "4", "ply": "0"}  # ply: play on from the start
+        answers.append((url, client.post(url, data).status_code))
+        answers.append((url + " (htmx)", client.post(url, data, HTTP_HX_REQUEST="true").status_code))
     return answers
 
 
@@ -70,7 +71,7 @@ def api_posts(client: Client, game: Game, **headers: str) -> list[tuple[str, int
     answers = []
     for action in API_ACTIONS:
         url = f"/api/games/{game.pk}/{action}"
-        response = client.post(url, json.dumps({"move": 4}), content_type="application/json", **headers)
+        response = client.post(url, json.dumps({"move": 4, "ply": 0}), content_type="application/json", **headers)
         answers.append((url, response.status_code, response.json()))
     return answers
 
