@@ -82,3 +82,11 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
         expect(page.locator(MARKS)).to_have_count(ply)
     expect(page).to_have_url(re.compile(r"\?ply=1$"))  # the address follows, as with the buttons
     assert page.evaluate("window.__marker") == 1, "stepping through the replay reloaded the page"
+
+    # Play on from the position after move 1, as O against the easy computer: a new game, O to move.
+    page.locator("#play-on-level").select_option("easy")
+    page.locator("#play-on button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(page.locator("#status")).to_contain_text("Your turn (O)")
+    expect(page.locator(MARKS)).to_have_text(["X"])
+    expect(page.locator("#board [data-move]")).to_have_count(8)
