@@ -17,6 +17,8 @@ def test_everyone_may_read_it(client):
         assert f'<h2 id="{key}">' in html and f'href="#{key}"' in html
     assert "X always moves first" in html
     assert "starts at 1500" in html and "72 hours" in html
+    assert '<h2 id="after">After the game</h2>' in html and "<strong>analysis</strong>" in html
+    assert "<strong>play on</strong>" in html
     assert f'href="{reverse("rules")}">How to play</a>' in html  # the footer of every page
     assert client.post(reverse("rules")).status_code == 405
 
