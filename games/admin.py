@@ -36,13 +36,15 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = (
         "ply", "version", "takebacks", "hints", "created", "updated", "finished", "draw_offer_ply",
         "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason",
+        "played_on_from", "played_on_ply",
     )
     raw_id_fields = (
         "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
     )
     inlines = [MoveInline]
     fieldsets = (
-        (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private")}),
+        (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private",
+                           "played_on_from", "played_on_ply")}),
         ("Challenge, draw offer and rematch", {
             "fields": ("invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by"),
         }),

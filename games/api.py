@@ -349,6 +349,9 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "hints": game.hints,
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
         "unrated_reason": game.unrated_reason or None,
+        "played_on_from": (
+            {"game": game.played_on_from_id, "ply": game.played_on_ply} if game.played_on_from_id else None
+        ),
     }
 
 

@@ -160,6 +160,11 @@ class AnalysisOut(Schema):
     moves: list[MoveVerdictOut]
 
 
+class PlayedOnOut(Schema):
+    game: int = Field(..., description="the finished game")
+    ply: int = Field(..., description="after how many of its moves; those moves begin this game's move list")
+
+
 class RatingChangeOut(Schema):
     before: int
     after: int
@@ -199,6 +204,9 @@ class GameSummaryOut(Schema):
     hints: int = Field(..., description="hints asked for so far (POST .../hint)")
     ratings: dict[SideName, RatingChangeOut] | None = Field(
         ..., description="a rated game (finished, between two players): each seat's rating before and after it"
+    )
+    played_on_from: PlayedOnOut | None = Field(
+        ..., description="a game started by POST .../play-on: the finished game and the position it started from"
     )
     unrated_reason: Literal["pair_limit"] | None = Field(
         ..., description="a finished game between two players that was not rated although it was long enough: "

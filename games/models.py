@@ -124,6 +124,10 @@ class Game(models.Model):
     x_rating_after = models.FloatField(null=True, blank=True)
     o_rating_before = models.FloatField(null=True, blank=True)
     o_rating_after = models.FloatField(null=True, blank=True)
+    #: "Play on from here": the finished game this one started from, and after how many of its moves (the
+    #: first ``played_on_ply`` moves here are that game's: they are not taken back)
+    played_on_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    played_on_ply = models.PositiveIntegerField(null=True, blank=True)
     #: why a finished game between two players was not rated, when it is not the obvious reason (too short)
     unrated_reason = models.CharField(max_length=20, blank=True, default="", choices=[("pair_limit", "pair limit")])
     created = models.DateTimeField(auto_now_add=True)

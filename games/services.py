@@ -429,7 +429,9 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Ga
             insert_rows([Move(game=new, ply=n, move=move, side="X" if n % 2 == 1 else "O")
                          for n, move in enumerate(moves[:ply], start=1)])
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
-        new.save(update_fields=["start_board", "ply", "move_list", "version", "updated"])
+        new.played_on_from, new.played_on_ply = game, ply
+        new.save(update_fields=["start_board", "ply", "move_list", "version", "played_on_from", "played_on_ply",
+                                "updated"])
     return new
 
 
@@ -761,6 +763,15 @@ def _rate(locked: Game) -> list[str]:
 # Taking a move back ---------------------------------------------------------------------------------
 
 
+def takeback_keep(game: Game, moves: list[int], sides) -> int | None:
+    """How many of ``moves`` stay when ``sides`` take a move back (the engine's ``takeback_keeps``), or None:
+    nothing to take back. A game played on from another starts with that game's moves, which stay."""
+    keep = takeback_keeps(moves, sides)
+    if keep is None or keep < (game.played_on_ply or 0):
+        return None
+    return keep
+
+
 def move_takeback(*, game: Game | int, player) -> Game:
     """Take back ``player``'s latest move (the engine's ``takeback_keeps``) in a running game with no other
     person in it: against the computer, or two people on one screen. Against another player it would need their consent,
@@ -776,9 +787,9 @@ def move_takeback(*, game: Game | int, player) -> Game:
             raise TakebackRefused("moves cannot be taken back in a game against another player")
         _check_playable(locked)
         moves = current_moves(locked)
-        keep = takeback_keeps(moves, sides)
+        keep = takeback_keep(locked, moves, sides)
         if keep is None:
-            raise TakebackRefused("you have not made a move yet, so there is none to take back")
+            raise TakebackRefused("you have not made a move in this game yet, so there is none to take back")
         Move.objects.filter(game_id=locked.pk, ply__gt=keep).delete()
         locked.ply = keep
         locked.move_list = ",".join(map(str, moves[:keep]))

@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
 
-from .engine import VARIANTS, takeback_keeps
+from .engine import VARIANTS
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
 from .forms import HistoryFilterForm, NewGameForm
 from .models import LEVELS, Game, Opponent, Rating
@@ -82,6 +82,7 @@ from .services import (
     rematch_decline,
     rematch_offer,
     state_after,
+    takeback_keep,
 )
 
 HISTORY_PAGE_SIZE = 20
@@ -375,7 +376,7 @@ def play_context(
         "analysable": game.is_finished and can_analyse(state.variant),
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn
-        "can_take_back": on_my_own and takeback_keeps(position.moves, sides) is not None,
+        "can_take_back": on_my_own and takeback_keep(game, position.moves, sides) is not None,
         "can_hint": on_my_own and game.to_move in sides,
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,

@@ -146,3 +146,31 @@ def test_api_play_on(make_game, player, player_client):
     bad = player_client.post(f"/api/games/{old.pk}/play-on", {"ply": 1, "level": "x"},
                              content_type="application/json")
     assert bad.status_code == 400
+
+
+def test_the_new_game_says_where_it_came_from(make_game, player, player_client):
+    old = finished(make_game, player)
+    new = game_from_position(game=old, ply=3, player=player, level="hard")
+    assert (new.played_on_from_id, new.played_on_ply) == (old.pk, 3)
+    page = player_client.get(reverse("games:detail", args=[new.pk])).content.decode()
+    replay = reverse("games:replay", args=[old.pk])
+    assert f'Played on from <a href="{replay}?ply=3">game #{old.pk}</a>, after its move 3.' in page
+    assert player_client.get(f"/api/games/{new.pk}").json()["played_on_from"] == {"game": old.pk, "ply": 3}
+    assert player_client.get(f"/api/games/{old.pk}").json()["played_on_from"] is None
+
+
+def test_the_moves_it_started_with_are_not_taken_back(make_game, player, player_client):
+    from games.services import TakebackRefused, move_takeback
+
+    old = finished(make_game, player)
+    new = game_from_position(game=old, ply=2, player=player, level="easy")  # X to move after X 4, O 1
+    page = player_client.get(reverse("games:detail", args=[new.pk])).content.decode()
+    assert 'id="takeback"' not in page  # nothing of this game's own to take back yet
+    with pytest.raises(TakebackRefused, match="not made a move in this game yet"):
+        move_takeback(game=new, player=player)
+    move_play(game=new, player=player, move=0, quick_reply=True)  # the player's move and the computer's reply
+    assert 'id="takeback"' in player_client.get(reverse("games:detail", args=[new.pk])).content.decode()
+    back = move_takeback(game=new, player=player)
+    assert (back.ply, back.move_list) == (2, "4,1")  # back to where the game started, not further
+    with pytest.raises(TakebackRefused):
+        move_takeback(game=back, player=player)

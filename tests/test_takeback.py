@@ -79,7 +79,7 @@ def test_against_the_computer_my_move_and_its_reply_go(make_game, player):
     move_takeback(game=game, player=player)
     game = fresh(game)
     assert game.ply == 0 and game.move_list == "" and game.takebacks == 2 and stored(game) == []
-    with pytest.raises(TakebackRefused, match="not made a move yet"):
+    with pytest.raises(TakebackRefused, match="not made a move in this game yet"):
         move_takeback(game=game, player=player)
 
     move_play(game=game, player=player, move=8, quick_reply=True)  # the game goes on from there
