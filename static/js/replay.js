@@ -20,3 +20,22 @@
     }
   });
 })();
+
+// The move list keeps the step shown in view: on phones it is a short scrolling box that opens at its
+// latest moves, so an early step's row would be out of sight. Only the box scrolls, never the page.
+(function () {
+  "use strict";
+  function showCurrentRow() {
+    var row = document.querySelector("#replay .move-list tr.current");
+    var box = row && row.closest(".moves-scroll");
+    if (!box) return;
+    var head = box.querySelector("thead");
+    var top = box.getBoundingClientRect().top + (head ? head.getBoundingClientRect().height : 0);
+    var bottom = box.getBoundingClientRect().bottom;
+    var rect = row.getBoundingClientRect();
+    if (rect.top < top) box.scrollTop -= top - rect.top;
+    else if (rect.bottom > bottom) box.scrollTop += rect.bottom - bottom;
+  }
+  document.addEventListener("DOMContentLoaded", showCurrentRow);
+  document.addEventListener("htmx:afterSettle", showCurrentRow);
+})();

@@ -90,3 +90,42 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
     expect(page.locator("#status")).to_contain_text("Your turn (O)")
     expect(page.locator(MARKS)).to_have_text(["X"])
     expect(page.locator("#board [data-move]")).to_have_count(8)
+
+
+def test_on_a_phone_the_replay_keeps_the_step_shown_in_the_move_list(page: Page):
+    from games.services import game_create, move_play
+    from players.models import Player
+    from tests.browser import PASSWORD, log_in
+
+    player = Player.objects.create_user("pia", password=PASSWORD)
+    game = game_create(player=player, variant="four", options={}, opponent="local", side="X")
+    for move in (0, 4, 1, 5, 2, 6, 8, 9, 10, 12, 11, 13, 14, 15):  # 14 moves, O completes 12-13-14-15
+        move_play(game=game, player=player, move=move)
+    page.set_viewport_size({"width": 390, "height": 800})
+    log_in(page, "pia")
+
+    def row_in_view(ply: int) -> bool:
+        return page.evaluate(
+            """ply => {
+                const row = document.querySelector(`#replay .move-list tr[data-ply="${ply}"]`);
+                const box = row.closest(".moves-scroll").getBoundingClientRect();
+                const head = document.querySelector("#replay .move-list thead").getBoundingClientRect();
+                const r = row.getBoundingClientRect();
+                return r.top >= box.top + head.height - 1 && r.bottom <= box.bottom + 1;
+            }""",
+            ply,
+        )
+
+    page.goto(f"/games/{game.pk}/replay/?ply=1")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "1")
+    assert page.evaluate("document.querySelector('#replay .moves-scroll').scrollHeight > "
+                         "document.querySelector('#replay .moves-scroll').clientHeight"), "the list must scroll"
+    assert row_in_view(1)
+    page.locator("#replay-last").click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "14")
+    assert row_in_view(14)
+    page.locator("#replay-first").click()
+    page.locator("#replay-forward").click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "1")
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
+    assert row_in_view(1)
