@@ -366,6 +366,7 @@ def play_context(
         "moves": move_rows(game, position.moves, state.variant.cols),
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
+        "page_title": f"Game {game.pk} · {state.variant.describe()}",
         "my_sides": sides,
         # what a screen reader announces after an htmx answer: the latest move and the status
         "announce": f"Hint: {cell_position(game, hint, state.variant.cols)['name']}." if hint is not None
@@ -430,14 +431,20 @@ def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:
 
 
 def _render_play(
-    request: HttpRequest, position: Position, *, error: str = "", status: int = 200, hint: int | None = None
+    request: HttpRequest, position: Position, *, error: str = "", status: int = 200, hint: int | None = None,
+    new_page: bool = False,
 ) -> HttpResponse:
+    """The game page, or for htmx its #play (with the players and the announcement out of band); ``new_page``:
+    that #play replaces another game's (Play again), so it brings the page title too."""
     context = play_context(request, position, error=error, hint=hint)
     if request.htmx:
-        response = render(request, "games/partials/_play.html", {**context, "oob": True}, status=status)
+        response = render(request, "games/partials/_play.html", {**context, "oob": True, "new_page": new_page},
+                          status=status)
     else:
         response = render(request, "games/game.html", context, status=status)
-    # The page drops a late answer older than what it already shows (a poll racing a move).
+    # The page drops a late answer older than what it already shows (a poll racing a move); versions
+    # are compared within one game only (X-Game).
+    response["X-Game"] = str(position.game.pk)
     response["X-Game-Version"] = str(position.game.version)
     return response
 
@@ -592,6 +599,15 @@ def _go_to(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(url)
 
 
+def _in_place(request: HttpRequest, game: Game) -> HttpResponse:
+    """Open a new game of the same settings (Play again) where the finished one was: for htmx its #play,
+    with the address bar moved to it (HX-Push-Url), one round trip and no page load; a 302 otherwise.
+    The rest of the page (the variant's heading) is the same for the same settings."""
+    if not request.htmx:
+        return redirect("games:detail", pk=game.pk)
+    return push_url(_render_play(request, fresh_position(game), new_page=True), reverse("games:detail", args=[game.pk]))
+
+
 def _game_action(
     request: HttpRequest, pk: int, action: Callable[..., Game],
     then: Callable[[HttpRequest, Game], HttpResponse] = _after_action,
@@ -680,7 +696,7 @@ def game_claim_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_again_view(request: HttpRequest, pk: int) -> HttpResponse:
-    return _game_action(request, pk, game_again, then=_go_to)
+    return _game_action(request, pk, game_again, then=_in_place)
 
 
 @login_required
@@ -739,6 +755,7 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "error": error,
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
+        "page_title": f"Game {game.pk} · {state.variant.describe()}",
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),

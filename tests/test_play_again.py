@@ -68,8 +68,17 @@ def test_play_again_on_the_game_page(player, player_client, make_game):
 
     response = player_client.post(url, **HTMX)
     new = Game.objects.exclude(pk=game.pk).get()
-    assert response.status_code == 200 and response["HX-Redirect"] == reverse("games:detail", args=[new.pk])
     assert (new.o_player_id, new.x_strategy, new.variant) == (player.pk, "random", "classic")
+    # In place, one round trip: the new game's #play, the address bar moved to it, the title with it.
+    text = response.content.decode()
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert response["HX-Push-Url"] == reverse("games:detail", args=[new.pk])
+    assert text.lstrip().startswith('<div id="play"') and f'data-game="{new.pk}"' in text and 'data-ply="1"' in text
+    assert f"<title>Game {new.pk} · Classic 3 x 3 · Tic-tac-toe</title>" in text
+    assert 'id="players" hx-swap-oob' in text  # the new game's players replace the old one's
+    # Its own version, and which game it is of: the page compares versions within one game only.
+    assert (response["X-Game"], response["X-Game-Version"]) == (str(new.pk), str(new.version))
+    assert new.version < Game.objects.get(pk=game.pk).version
 
     response = player_client.post(url)  # without JavaScript
     newest = Game.objects.order_by("-pk").first()

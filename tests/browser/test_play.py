@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from tests.browser import FINAL_RESULTS, create_game, mark_count, play_to_end, sign_up, wait_settled
+from tests.browser import FINAL_RESULTS, create_game, mark_count, play, play_to_end, sign_up, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -200,12 +200,25 @@ def test_play_again_opens_a_new_game_with_the_same_settings(page: Page):
     wait_settled(page, 1)  # the computer (X) opens
     page.on("dialog", lambda dialog: dialog.accept())
     page.locator("#resign").click()
+    page.evaluate("window.samePage = true")  # gone if the browser loaded a page
     page.locator("#play-again").click()
     page.wait_for_url(lambda url: re.search(r"/games/(\d+)/$", url) is not None and f"/games/{game_id}/" not in url)
     new_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
     assert new_id != game_id
+    # Swapped in place (the old game's later version does not hold the new game's answer back).
+    expect(page.locator("#play")).to_have_attribute("data-game", str(new_id))
     expect(page.locator("#board [data-cell]")).to_have_count(16)
     wait_settled(page, 1)  # the computer plays X again, and it is my turn
+    expect(page).to_have_title(re.compile(rf"^Game {new_id} · 4 x 4"))
+    assert page.evaluate("window.samePage") is True, "Play again loaded a new page"
+    play(page)  # and the new game plays on
+    game = Game.objects.get(pk=new_id)
+    assert game.ply == 3 and Game.objects.get(pk=game_id).ply == 1
+    # Back: the finished game again, as it is.
+    page.go_back()
+    page.wait_for_url(f"**/games/{game_id}/")
+    expect(page.locator("#play")).to_have_attribute("data-game", str(game_id))
+    expect(page.locator("#status")).to_contain_text("resign")
     game = Game.objects.get(pk=new_id)
     assert (game.variant, game.options, game.opponent, game.o_player.username) == ("nxn", {"size": 4}, "easy", "uma")
 
