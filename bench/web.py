@@ -9,11 +9,15 @@ N players are created. Each player is a separate client process (so the client d
 one interpreter lock and measures the server, not itself) with its own connection and cookies, speaking
 HTTP/1.1 over a plain socket (``Session``: about a fifth of the client CPU that http.client cost);
 it signs in through the real login page before the clock starts, then plays whole classic games
-against the ``random`` strategy the way the game page does with htmx: create the game (POST
-/games/new/, then GET the game page), then POST /games/<id>/move/ (a cell among the answer's
-``data-move`` buttons), with HX-Request and the CSRF header, until the game is over or the time is up;
-a quick computer that moves first (the player took O) has already moved when the page opens; were it
-to ask for the computer's move (a slow computer), the page's POST /games/<id>/computer/ is made.
+against the ``random`` strategy, one after another, the way a player does in the browser with htmx: the
+first game from the new-game form (POST /games/new/, then GET the game page), each next one by the
+finished game's "Play again" button (POST /games/<id>/again/ with htmx: the new game's board in one
+answer, no page load; ``--start new`` opens every game from the form instead); each move is a POST
+/games/<id>/move/ (a cell among the answer's ``data-move`` buttons), with HX-Request and the CSRF
+header, until the game is over or the time is up. The player keeps one side for all its games (half
+the players take X, half O); a quick computer that moves first (the player took O) has already moved
+when the game opens; were it to ask for the computer's move (a slow computer), the page's POST
+/games/<id>/computer/ is made.
 ``random`` answers in milliseconds, so the server plays its reply inside the player's move request:
 one request usually stores two moves. Both figures are printed: moves stored per second (the player's
 and the computer's) and move requests per second; latency is per request, from sending it to having
@@ -90,7 +94,7 @@ class Session:
 
     def request(self, method: str, path: str, data: dict | None = None, *, htmx: bool = False
                 ) -> tuple[int, str, str]:
-        """(status, Location header, body)."""
+        """(status, where the answer sends the browser: its Location or HX-Push-Url header, body)."""
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
         if self.cookies:
             lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
@@ -129,7 +133,7 @@ class Session:
             elif name == "set-cookie":
                 key, _, cookie = value.partition("=")
                 self.cookies[key.strip()] = cookie.split(";", 1)[0]
-            elif name == "location":
+            elif name in ("location", "hx-push-url"):
                 location = value
             elif name == "connection":
                 close = value.lower() == "close"
@@ -194,7 +198,8 @@ class Stats:
         return self.by_kind.get("move", []) + self.by_kind.get("computer", [])
 
 
-def play(port: int, username: str, start: Any, deadline: Any, max_games: int, seed: int, out: Any) -> None:
+def play(port: int, username: str, start: Any, deadline: Any, max_games: int, seed: int, again: bool, out: Any
+         ) -> None:
     """One client process: sign in (outside the measured time: the password hash costs about a second),
     wait for all the others, then play until the deadline; the Stats go to ``out``."""
     rng = random.Random(seed)
@@ -223,22 +228,34 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
         kinds.setdefault(kind, []).append(time.perf_counter() - began)
         return answer
 
+    side = "XO"[seed % 2]
+    game_id = finished = None
     for _ in range(max_games):
         if time.monotonic() >= end:
             break
         try:
-            status, location, text = timed(
-                "new game", "POST", "/games/new/",
-                {"variant": "classic", "opponent": "easy", "strategy": "random", "side": rng.choice("XO")}, htmx=False,
-            )
-            match = GAME_RE.search(location)
-            if status != 302 or not match:
-                stats.errors.append(f"new game: {status} {text[:200]}")
-                continue
-            game_id = int(match.group(1))
+            if again and finished is not None:  # the finished game's "Play again": the new game's #play
+                status, location, text = timed("again", "POST", f"/games/{finished}/again/", {})
+                match = GAME_RE.search(location)
+                if status != 200 or not match:
+                    stats.errors.append(f"play again: {status} {text[:200]}")
+                    finished = None
+                    continue
+                game_id = int(match.group(1))
+            else:
+                status, location, text = timed(
+                    "new game", "POST", "/games/new/",
+                    {"variant": "classic", "opponent": "easy", "strategy": "random", "side": side}, htmx=False,
+                )
+                match = GAME_RE.search(location)
+                if status != 302 or not match:
+                    stats.errors.append(f"new game: {status} {text[:200]}")
+                    continue
+                game_id = int(match.group(1))
+                status, _, text = timed("game page", "GET", f"/games/{game_id}/", htmx=False)
             stats.games_started += 1
             stats.accepted[game_id] = 0
-            status, _, text = timed("game page", "GET", f"/games/{game_id}/", htmx=False)
+            finished = None
             if status != 200:
                 stats.errors.append(f"game page: {status}")
                 continue
@@ -253,6 +270,7 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
                 stats.accepted[game_id] = ply = new_ply
                 if game_status == "finished":
                     stats.games_finished += 1
+                    finished = game_id
                     break
                 cells = MOVE_RE.findall(text)
                 if cells:
@@ -484,7 +502,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
         start = ctx.Barrier(len(names), action=go)
         out = ctx.Queue()
         players = [
-            ctx.Process(target=play, args=(port, name, start, deadline, args.max_games, args.seed + i, out))
+            ctx.Process(target=play, args=(port, name, start, deadline, args.max_games, args.seed + i,
+                                            args.start == "again", out))
             for i, name in enumerate(names)
         ]
         for player in players:
@@ -512,8 +531,9 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     latencies = stats.move_latencies
     requests = len(latencies)
     cores = os.cpu_count() or 1
+    opened = "the first from the form, then Play again" if args.start == "again" else "each from the form"
     print(f"  {args.players} players (one client process each), {args.workers} gunicorn workers, {elapsed:.1f} s, "
-          f"{cores} cores; load average before: {load_before:.2f}")
+          f"{cores} cores; load average before: {load_before:.2f}; games opened {opened}")
     print(f"  moves stored: {stats.moves} ({stats.moves / elapsed:.0f} moves/s, the players' and the computer's "
           f"replies); move requests: {requests} ({requests / elapsed:.0f}/s)")
     print(f"  move request latency: {percentiles(latencies)}, max {max(latencies, default=0) * 1000:.0f} ms")
@@ -573,6 +593,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--trivial-seconds", type=float, default=4, help="time per trivial-view measure")
     parser.add_argument("--db", default="sqlite,postgres", help="databases, comma-separated: sqlite,postgres")
+    parser.add_argument("--start", choices=("again", "new"), default="again",
+                        help="how each next game opens: the finished game's Play again (default), or the new-game "
+                             "form and then the game page")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
     args = parser.parse_args()

@@ -25,11 +25,12 @@ def bench_player(transactional_db):
     return Player.objects.create_user(username="bench000", password=PASSWORD)
 
 
-def test_client_plays_whole_games_and_counts_what_is_stored(live_server, bench_player):
+@pytest.mark.parametrize("again", [True, False], ids=["play-again", "new-each-game"])
+def test_client_plays_whole_games_and_counts_what_is_stored(live_server, bench_player, again):
     port = urlsplit(live_server.url).port
     out: queue.Queue = queue.Queue()
     deadline = SimpleNamespace(value=time.monotonic() + 60)
-    play(port, bench_player.username, threading.Barrier(1), deadline, 3, 7, out)
+    play(port, bench_player.username, threading.Barrier(1), deadline, 3, 7, again, out)
     stats = out.get_nowait()
 
     assert stats.errors == []
@@ -40,7 +41,11 @@ def test_client_plays_whole_games_and_counts_what_is_stored(live_server, bench_p
     assert stats.accepted == {game.pk: game.ply for game in games}
     for game in games:
         assert state_after(game, game_moves(game)).is_over
-    assert len(stats.by_kind["new game"]) == len(stats.by_kind["game page"]) == 3
+    # The first game from the form and its page; the next ones by Play again (one answer each), or the form.
+    opened = {kind: len(stats.by_kind.get(kind, [])) for kind in ("new game", "game page", "again")}
+    assert opened == ({"new game": 1, "game page": 1, "again": 2} if again else {"new game": 3, "game page": 3, "again": 0})
+    sides = {game.o_player_id is None for game in games}
+    assert len(sides) == 1  # the player keeps its side from game to game
     assert len(stats.move_latencies) >= 3 * 2  # at least two moves of the player's per classic game
 
 
@@ -56,6 +61,13 @@ def test_session_keeps_cookies_and_reads_answers_by_length(live_server, bench_pl
     assert status == 200 and body.rstrip().endswith("</html>")
     status, _, body = session.request("POST", f"/games/{Game.objects.get().pk}/move/", {"move": "99"}, htmx=True)
     assert status == 400 and "99" in body  # the engine's reason, shown in the page's error box
+    old = Game.objects.get()
+    old.status = Game.Status.FINISHED
+    old.save()
+    status, where, body = session.request("POST", f"/games/{old.pk}/again/", {}, htmx=True)
+    new = Game.objects.exclude(pk=old.pk).get()
+    assert status == 200 and where == f"/games/{new.pk}/"  # HX-Push-Url: where the browser now is
+    assert f'data-game="{new.pk}"' in body
     session.close()
 
 
