@@ -462,7 +462,6 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.contrib.auth.hashers import make_password
     from django.core.management import call_command
     from django.db import connection
@@ -472,7 +471,7 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     from players.models import Player
 
     load_before = os.getloadavg()[0]
-    print(f"\n== {label}: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}", flush=True)
+    print(f"\n== {label}: {connection.vendor}", flush=True)
     call_command("migrate", verbosity=0)
     collect_static(env)
     hashed = make_password(PASSWORD)

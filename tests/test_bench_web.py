@@ -43,7 +43,8 @@ def test_client_plays_whole_games_and_counts_what_is_stored(live_server, bench_p
         assert state_after(game, game_moves(game)).is_over
     # The first game from the form and its page; the next ones by Play again (one answer each), or the form.
     opened = {kind: len(stats.by_kind.get(kind, [])) for kind in ("new game", "game page", "again")}
-    assert opened == ({"new game": 1, "game page": 1, "again": 2} if again else {"new game": 3, "game page": 3, "again": 0})
+    expected = {"new game": 1, "game page": 1, "again": 2} if again else {"new game": 3, "game page": 3, "again": 0}
+    assert opened == expected
     sides = {game.o_player_id is None for game in games}
     assert len(sides) == 1  # the player keeps its side from game to game
     assert len(stats.move_latencies) >= 3 * 2  # at least two moves of the player's per classic game
