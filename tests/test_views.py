@@ -367,6 +367,18 @@ def test_csrf_token_in_header_is_accepted(player):
     response = client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, HTTP_X_CSRFTOKEN=token, **HTMX)
     assert response.status_code == 200
     assert_unchanged(game, 1)
+    # The answer's forms go by that header too: no token of their own (the full page keeps them), and the
+    # page's token still works for the next move.
+    assert "csrfmiddlewaretoken" not in response.content.decode() and 'hx-post="' in response.content.decode()
+    assert "csrfmiddlewaretoken" in page
+    response = client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, HTTP_X_CSRFTOKEN=token, **HTMX)
+    assert response.status_code == 200 and "csrfmiddlewaretoken" not in response.content.decode()
+    assert Game.objects.get(pk=game.pk).ply == 2
+    # Without JavaScript (no htmx) each page still carries the token in its forms.
+    response = client.post(reverse("games:move", args=[game.pk]), {"move": "8", "csrfmiddlewaretoken": token},
+                           follow=True)
+    assert response.status_code == 200 and "csrfmiddlewaretoken" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).ply == 3
 
 
 def test_get_on_post_endpoints_is_refused(player_client, make_game):
