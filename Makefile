@@ -1,6 +1,9 @@
 # The two commands: `make run` (serve the site) and `make test` (the whole suite).
 # Also: `make serve` (production server: gunicorn + whitenoise, DEBUG off) and `make bench-web` (load benchmark).
-PYTHON ?= python3
+# The interpreter of .venv: Debian's own Python 3.11 when it is there with venv (built with profile-guided and
+# link-time optimisation: a move request costs a quarter less CPU than under pyenv's unoptimised 3.11 here),
+# else python3. `make PYTHON=python3.11 ...` chooses another; `make clean` first to rebuild .venv with it.
+PYTHON ?= $(shell /usr/bin/python3.11 -c "import ensurepip, venv" 2>/dev/null && echo /usr/bin/python3.11 || echo python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip

@@ -602,6 +602,8 @@ def main() -> int:
         return 0 if run_one(args.one, args) else 1
 
     passthrough = [a for a in sys.argv[1:]]
+    # The server runs on this same interpreter (.venv's): its build matters (see the Makefile's PYTHON).
+    print(f"Python {sys.version.split()[0]} of {sys.base_prefix}, {os.cpu_count()} cores")
     calibrate(args)
     failed = False
     for db in args.db.split(","):
