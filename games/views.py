@@ -755,7 +755,6 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "error": error,
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
-        "page_title": f"Game {game.pk} · {state.variant.describe()}",
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),
