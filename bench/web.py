@@ -229,7 +229,7 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
         return answer
 
     side = "XO"[seed % 2]
-    game_id = finished = None
+    finished = None  # the game just played to its end, whose Play again opens the next
     for _ in range(max_games):
         if time.monotonic() >= end:
             break
