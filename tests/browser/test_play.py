@@ -253,3 +253,21 @@ def test_a_hint_highlights_a_cell_and_playing_it_goes_on(page: Page):
     expect(page.locator("#hints")).to_have_text("1 hint in this game.")
     assert loads == []
     assert Game.objects.get(pk=game_id).hints == 1
+
+
+def test_watching_two_computers_play_again_goes_on_by_itself(page: Page):
+    """Play again in place on a watched game: the new board is swapped in, and its computers start at once
+    (the swapped-in "thinking" element triggers on load), with no page load."""
+    sign_up(page, "wanda")
+    game_id = create_game(page, "classic", "watch")
+    finished = '#play[data-game-status="finished"]'
+    expect(page.locator(finished)).to_have_count(1, timeout=30_000)
+    page.evaluate("window.samePage = true")  # gone if the browser loaded a page
+    page.locator("#play-again").click()
+    page.wait_for_url(lambda url: f"/games/{game_id}/" not in url)
+    new_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+    expect(page.locator("#play")).to_have_attribute("data-game", str(new_id))
+    # The new game's computers play on without a click: moves appear, up to the end.
+    expect(page.locator(f'#play[data-game="{new_id}"]{finished}')).to_have_count(1, timeout=30_000)
+    assert Game.objects.get(pk=new_id).ply >= 5
+    assert page.evaluate("window.samePage") is True, "Play again loaded a new page"
