@@ -55,26 +55,35 @@ def get_by_pk(model: type[M], pk: Any, *, for_update: bool = False) -> M | None:
 
 
 @cache
-def _update_sql(model: type[models.Model], alias: str, names: tuple[str, ...]) -> str:
+def _update_sql(model: type[models.Model], alias: str, names: tuple[str, ...], where: tuple[str, ...]) -> str:
     ops = connections[alias].ops
     meta = model._meta
     sets = ", ".join(f"{ops.quote_name(meta.get_field(name).column)} = %s" for name in names)
-    return f"UPDATE {ops.quote_name(meta.db_table)} SET {sets} WHERE {ops.quote_name(meta.pk.column)} = %s"
+    conditions = "".join(f" AND {ops.quote_name(meta.get_field(name).column)} = %s" for name in where)
+    return f"UPDATE {ops.quote_name(meta.db_table)} SET {sets} WHERE {ops.quote_name(meta.pk.column)} = %s{conditions}"
 
 
-def update_fields(instance: models.Model, names: list[str]) -> None:
+def update_fields(instance: models.Model, names: list[str], *, unless_changed: dict[str, Any] | None = None) -> int:
     """``instance.save(update_fields=names)`` for a model with no signals: auto_now fields are set as save()
-    sets them and every value is prepared by its field as save() prepares it; the UPDATE's SQL is built once."""
+    sets them and every value is prepared by its field as save() prepares it; the UPDATE's SQL is built once.
+
+    ``unless_changed`` ({field: value read before}): update only if the stored row still holds those
+    values (a compare-and-set). Returns the number of rows updated: 0 when the row changed or is gone.
+    """
     model = type(instance)
     alias = router.db_for_write(model, instance=instance)
     connection = connections[alias]
+    where = tuple(unless_changed or ())
     params = []
     for name in names:
         field = model._meta.get_field(name)
         params.append(field.get_db_prep_save(field.pre_save(instance, False), connection=connection))
     params.append(instance.pk)
+    for name in where:
+        params.append(model._meta.get_field(name).get_db_prep_value(unless_changed[name], connection))
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(model, alias, tuple(names)), params)
+        cursor.execute(_update_sql(model, alias, tuple(names), where), params)
+        return cursor.rowcount
 
 
 @cache

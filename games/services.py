@@ -1,14 +1,19 @@
 """The one place that starts games, validates and records moves, and asks the computer to play.
 
-Every state change is a function with keyword-only arguments that runs inside
-``transaction.atomic`` and locks the game row (``select_for_update``) before reading the moves,
-so two simultaneous moves on one game store exactly one: the second waits for the lock, then
-sees the new ply and is refused (the unique (game, ply) constraint backs this up).
+Every state change is a function with keyword-only arguments whose writes run inside
+``transaction.atomic``, so two simultaneous changes to one game never both apply. Most lock the
+game row (``select_for_update``) before reading it: the second waits, then sees the new state.
+Moves, the hot path, are optimistic: the game is read and the move judged (and the computer's reply
+chosen) without a lock, then recorded only if the game's version is still the one read (a
+compare-and-set); otherwise the move is judged again on the new state, and usually refused (not
+your turn). Every change to a game moves its version on. So a move's transaction, which on SQLite
+holds the one write lock of the whole database, is only its two writes (the unique (game, ply)
+constraint backs this up).
 
-A move costs a fixed number of SQL queries whatever the move number: lock the game (its row
-carries the move list, a cache kept exact here), insert the move, update the game. A computer
-seat that answers in milliseconds (``answers_at_once``) replies inside the same transaction, so
-the player's move and the reply cost those same three queries.
+A move costs a fixed number of SQL queries whatever the move number: read the game (its row
+carries the move list, a cache kept exact here), update it if unchanged, insert the move. A
+computer seat that answers in milliseconds (``answers_at_once``) replies in the same transaction,
+so the player's move and the reply cost those same three queries.
 
 Errors are ``GameError`` subclasses (themselves ``ValueError``) carrying the HTTP status a view
 should answer with and a message meant for people.
@@ -524,26 +529,26 @@ def attach_players(game: Game, player) -> None:
             setattr(game, name, found[other])
 
 
-def _lock_visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
-    """The game row alone, locked (the move paths); with ``missing_if_hidden`` a missing game, or one
-    ``player`` may not see, is GameNotFound.
+def _visible(game: Game | int, player, *, missing_if_hidden: bool, lock: bool = False) -> Game:
+    """The game row alone, as stored now (the move paths), or with ``lock`` locked until the transaction
+    ends; with ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
 
     No joins: compiling a query with four player rows cost more than the rest of the query. ``player``
     is attached to the seats it holds, another person's row is read by a precompiled lookup.
     """
     pk = game if isinstance(game, int) else game.pk
-    locked = _locked_game_row(pk)
-    if locked is None:
+    row = _locked_game_row(pk) if lock else get_by_pk(Game, pk)
+    if row is None:
         if missing_if_hidden:
             raise GameNotFound("no such game")
         raise Game.DoesNotExist(f"no game {pk}")
-    attach_players(locked, player)
+    attach_players(row, player)
     if missing_if_hidden:
         from .selectors import can_view
 
-        if not can_view(locked, player):
+        if not can_view(row, player):
             raise GameNotFound("no such game")
-    return locked
+    return row
 
 
 def _check_playable(game: Game) -> None:
@@ -553,17 +558,28 @@ def _check_playable(game: Game) -> None:
         raise GameNotStarted("this game is waiting for an opponent to join")
 
 
-def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
-    """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them).
+class _Stale(Exception):
+    """The game changed between reading it and recording a move computed from it: read it again."""
 
-    One INSERT for the Move rows and one UPDATE of the game (ply, move list, version, result), by SQL
-    built once (config.pk_lookup): building it through the ORM cost more than running it.
+
+# Tries of read, compute, compare-and-set before a move is refused as a conflict: a game has at most two
+# players, so a second try almost always finds the move refused (not their turn) or stored.
+RECORD_TRIES = 5
+
+
+def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
+    """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them),
+    in the caller's transaction, if ``game`` (as read, unlocked) is still the stored version: else _Stale.
+
+    The UPDATE of the game (ply, move list, version, result) is a compare-and-set on its version, and
+    comes first so the game's row lock is taken before any rating row's (as on every other path); then
+    one INSERT for the Move rows. The SQL is built once (config.pk_lookup): building it through the ORM
+    cost more than running it. Only this transaction holds SQLite's write lock, not the reading and the
+    engine's work before it.
     """
     first = len(moves) + 1
-    rows = [Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
-            for ply, move in enumerate(played, start=first)]
-    insert_rows(rows)
     all_moves = [*moves, *played]
+    seen = game.version
     game.ply = state.ply
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
@@ -584,8 +600,13 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
         else:
             game.result = state.winner
             game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
-        fields += ["status", "finished", "result", "result_reason", *_rate(game)]
-    update_fields(game, fields)
+        fields += ["status", "finished", "result", "result_reason"]
+    if not update_fields(game, fields, unless_changed={"version": seen}):
+        raise _Stale
+    insert_rows([Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+                 for ply, move in enumerate(played, start=first)])
+    if state.is_over and (rated := _rate(game)):
+        update_fields(game, rated)
     return Position(game=game, state=state, moves=all_moves)
 
 
@@ -595,6 +616,8 @@ def move_play(
 ) -> Position:
     """Play ``move`` for ``player`` in ``game`` (a Game or its id).
 
+    The game is read and the move judged without a lock; it is recorded (with the reply below) only if
+    the game is still the version read, else judged again on the new one (see ``_record``).
     A computer seat to move next replies in the same transaction when it answers in milliseconds
     (``answers_at_once``) and ``reply`` or ``quick_reply`` is set; with ``reply`` a slower one
     thinks after the commit and its move follows (the caller waits for it). With ``missing_if_hidden``
@@ -605,42 +628,47 @@ def move_play(
     """
     if isinstance(move, bool) or not isinstance(move, int):
         raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
-    slow_reply = False
-    try:
-        with transaction.atomic():
-            locked = _lock_visible(game, player, missing_if_hidden=missing_if_hidden)
-            sides = locked.sides_of(player)
-            if not sides:
-                raise NotSeated("you are not playing in this game")
-            _check_playable(locked)
-            to_move = locked.to_move
-            if to_move not in sides:
-                raise NotYourTurn(f"it is not your turn: {to_move} ({locked.seat_label(to_move)}) is to move")
-            moves = current_moves(locked)
-            variant = game_variant(locked)
-            state = state_after(locked, moves)
-            try:
-                after = state.play(move)
-            except IllegalMove as err:
-                raise InvalidMove(f"illegal move: {err}") from None
-            played = [move]
-            if (reply or quick_reply) and not after.is_over and locked.is_computer(after.to_move):
-                strategy = seat_strategy(locked, after.to_move, variant)
-                if answers_at_once(strategy, variant):
-                    choice = strategy.choose(after)
-                    after = after.play(choice)
-                    played.append(choice)
-                else:
-                    slow_reply = reply
-            position = _record(locked, moves, played, after)
-    except IntegrityError:
-        raise MoveConflict("another move was recorded at the same moment; reload the game") from None
-    if slow_reply:
+    for _ in range(RECORD_TRIES):
+        # Read and think without a lock; the record is a compare-and-set on the version read here.
+        seen = _visible(game, player, missing_if_hidden=missing_if_hidden)
+        sides = seen.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game")
+        _check_playable(seen)
+        to_move = seen.to_move
+        if to_move not in sides:
+            raise NotYourTurn(f"it is not your turn: {to_move} ({seen.seat_label(to_move)}) is to move")
+        moves = current_moves(seen)
+        variant = game_variant(seen)
+        state = state_after(seen, moves)
         try:
-            return computer_move(game=position.game)
-        except (MoveConflict, NotComputerTurn, GameFinished):
-            return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
-    return position
+            after = state.play(move)
+        except IllegalMove as err:
+            raise InvalidMove(f"illegal move: {err}") from None
+        played = [move]
+        slow_reply = False
+        if (reply or quick_reply) and not after.is_over and seen.is_computer(after.to_move):
+            strategy = seat_strategy(seen, after.to_move, variant)
+            if answers_at_once(strategy, variant):
+                choice = strategy.choose(after)
+                after = after.play(choice)
+                played.append(choice)
+            else:
+                slow_reply = reply
+        try:
+            with transaction.atomic():
+                position = _record(seen, moves, played, after)
+        except _Stale:
+            continue  # another request changed the game meanwhile: judge the move again on what it is now
+        except IntegrityError:
+            break
+        if slow_reply:
+            try:
+                return computer_move(game=position.game)
+            except (MoveConflict, NotComputerTurn, GameFinished):
+                return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
+        return position
+    raise MoveConflict("another move was recorded at the same moment; reload the game")
 
 
 def _check_computer_turn(game: Game, player) -> None:
@@ -657,38 +685,32 @@ def _check_computer_turn(game: Game, player) -> None:
 def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
     """Let the computer seat whose turn it is play one move (``game``: a Game or its id).
 
-    A strategy that answers in milliseconds plays under the row lock, in one transaction. A slow
-    one thinks outside any transaction (up to about a second), then the move is recorded under
-    the row lock only if the game has not moved on meanwhile (MoveConflict).
+    The strategy thinks on the game as read, outside any transaction (a slow one up to about a second);
+    the move is recorded only if the game has not moved on meanwhile. If it has, a strategy that answers
+    in milliseconds thinks again on the new position; a slow one's move is refused (MoveConflict).
     With ``player`` (a request from the web or the API) only a player of the game or its creator
     (a watched game) may trigger it: spectators cannot drive someone else's game. With
     ``missing_if_hidden`` (the pages) a game ``player`` may not see raises GameNotFound.
     """
-    try:
-        with transaction.atomic():
-            locked = _lock_visible(game, player, missing_if_hidden=missing_if_hidden)
-            _check_computer_turn(locked, player)
-            variant = game_variant(locked)
-            strategy = seat_strategy(locked, locked.to_move, variant)
-            moves = current_moves(locked)
-            state = state_after(locked, moves)
-            if answers_at_once(strategy, variant):
-                choice = strategy.choose(state)
-                return _record(locked, moves, [choice], state.play(choice))
-    except IntegrityError:
-        raise MoveConflict("the game moved on while the computer was thinking") from None
-    # A slow strategy: think without holding the lock.
-    choice = strategy.choose(state)
-    after = state.play(choice)
-    try:
-        with transaction.atomic():
-            again = _lock(locked)
-            # The version, not the ply: after a takeback and another move the ply is the same again.
-            if again.version != locked.version or again.is_finished:
-                raise MoveConflict("the game moved on while the computer was thinking")
-            return _record(again, moves, [choice], after)
-    except IntegrityError:
-        raise MoveConflict("the game moved on while the computer was thinking") from None
+    for _ in range(RECORD_TRIES):
+        # Read and think without a lock (a slow strategy up to about a second); record only if unchanged.
+        seen = _visible(game, player, missing_if_hidden=missing_if_hidden)
+        _check_computer_turn(seen, player)
+        variant = game_variant(seen)
+        strategy = seat_strategy(seen, seen.to_move, variant)
+        moves = current_moves(seen)
+        state = state_after(seen, moves)
+        choice = strategy.choose(state)
+        try:
+            with transaction.atomic():
+                return _record(seen, moves, [choice], state.play(choice))
+        except _Stale:
+            # A quick strategy thinks again on the new position; a slow one's thinking is spent.
+            if not answers_at_once(strategy, variant):
+                break
+        except IntegrityError:
+            break
+    raise MoveConflict("the game moved on while the computer was thinking")
 
 
 def game_resign(*, game: Game, player) -> Game:

@@ -1,10 +1,11 @@
 """Simultaneous requests on one game: exactly one move is stored, the others get a clear 409, the game stays whole.
 
 Real threads, each with its own database connection, released together by a Barrier. The guarantee
-comes from the database, not from timing: ``move_play`` locks the game row (``select_for_update`` —
-a row lock on PostgreSQL; on SQLite the settings open every transaction with BEGIN IMMEDIATE, so
-writers queue for the database lock) and the unique (game, ply) constraint turns any slip into a
-MoveConflict. Nothing here depends on which thread wins.
+comes from the database, not from timing: ``move_play`` records a move only by a compare-and-set on
+the game's version (an UPDATE that waits for the row lock on PostgreSQL; on SQLite the settings open
+every transaction with BEGIN IMMEDIATE, so writers queue for the database lock), judges the move again
+when it lost, and the unique (game, ply) constraint turns any slip into a MoveConflict. The other
+changes lock the game row (``select_for_update``). Nothing here depends on which thread wins.
 """
 
 from __future__ import annotations

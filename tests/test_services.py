@@ -216,7 +216,7 @@ def test_not_your_turn(player):
 
 
 def test_stale_ply_cannot_store_a_second_move(make_game, player):
-    """The unique (game, ply) constraint backs up the row lock."""
+    """The unique (game, ply) constraint backs up the version check."""
     from django.db import IntegrityError, transaction
 
     game = make_game()
@@ -347,3 +347,99 @@ def test_recorded_rows_read_back_as_the_orm_writes_them(player):
     rows = list(Move.objects.filter(game=game).order_by("ply"))
     assert [(m.ply, m.move, m.side) for m in rows] == [(1, 4, "X"), (2, position.moves[1], "O")]
     assert all(abs((timezone.now() - m.created).total_seconds()) < 60 for m in rows)
+
+
+# Moves are judged on an unlocked read and recorded by compare-and-set ---------------------------
+
+
+def meddle_once(monkeypatch, change):
+    """Run ``change()`` the first time a move path rebuilds the position: after it has read the game, before
+    it records the move, as another request would in between."""
+    import games.services as services
+
+    real, calls = services.state_after, []
+
+    def state_after(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            change()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "state_after", state_after)
+    return calls
+
+
+@pytest.mark.django_db(transaction=True)
+def test_move_and_reply_are_judged_outside_the_transaction(monkeypatch, player):
+    """Reading the game, the engine's work and the computer's choice take no lock: on SQLite the
+    transaction (the database's one write lock) is only the move's two writes."""
+    from django.db import connection
+
+    import games.services as services
+
+    game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="random")
+    seen = []
+    for name in ("state_after", "seat_strategy"):
+        real = getattr(services, name)
+
+        def spy(*args, _real=real, **kwargs):
+            seen.append(connection.in_atomic_block)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(services, name, spy)
+    assert not connection.in_atomic_block
+    position = move_play(game=game, player=player, move=4, quick_reply=True)
+    assert position.state.ply == 2 and Move.objects.filter(game=game).count() == 2
+    assert seen == [False, False]
+
+
+def test_a_move_judged_before_the_game_ended_is_not_stored(monkeypatch, make_game, player):
+    """The game is resigned between reading it and recording the move: the move is judged again and
+    refused; nothing is stored."""
+    game = make_game()
+    calls = meddle_once(monkeypatch, lambda: game_resign(game=Game.objects.get(pk=game.pk), player=player))
+    with pytest.raises(GameFinished):
+        move_play(game=game.pk, player=player, move=4)
+    assert len(calls) == 1  # judged once; the second read refused it before the engine ran
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.result_reason == Game.Reason.RESIGNED and stored.ply == 0 and stored.version == 1
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_move_judged_on_an_old_version_is_judged_again(monkeypatch, player, other_player):
+    """Another change (the opponent offers a draw) lands between reading and recording: the move is judged
+    again on the new version and stored once, and, being the reply to the offer, declines it."""
+    from games.services import challenge_accept, challenge_create, draw_offer
+
+    game = challenge_accept(game=challenge_create(player=player, variant="classic", side="X"), player=other_player)
+    move_play(game=game, player=player, move=0)
+    calls = meddle_once(monkeypatch, lambda: draw_offer(game=Game.objects.get(pk=game.pk), player=player))
+    position = move_play(game=game.pk, player=other_player, move=4)
+    assert len(calls) == 2
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.draw_offered_by_id is None and stored.ply == 2 and stored.version == 4
+    assert position.game.version == 4
+    assert [(m.ply, m.move) for m in Move.objects.filter(game=game).order_by("ply")] == [(1, 0), (2, 4)]
+
+
+def test_a_slow_computer_move_on_an_old_version_is_refused(monkeypatch, player):
+    """A strategy that thinks for long does not think again: if the game moved on, its move is refused."""
+    import games.services as services
+
+    game = game_create(player=player, variant="classic", options={}, opponent="watch", side="X", strategy="random")
+    monkeypatch.setattr(services, "answers_at_once", lambda strategy, variant: False)
+    # another change to the game (as a takeback or a hint would make) moves its version on
+    calls = meddle_once(monkeypatch, lambda: Game.objects.filter(pk=game.pk).update(version=5))
+    with pytest.raises(MoveConflict, match="moved on"):
+        computer_move(game=game.pk)
+    assert len(calls) == 1 and not Move.objects.filter(game=game).exists()
+    assert Game.objects.get(pk=game.pk).version == 5
+
+
+def test_a_quick_computer_move_on_an_old_version_thinks_again(monkeypatch, player):
+    """A quick strategy chooses again on the new position: one move stored, on the current version."""
+    game = game_create(player=player, variant="classic", options={}, opponent="easy", side="O", strategy="random")
+    calls = meddle_once(monkeypatch, lambda: Game.objects.filter(pk=game.pk).update(version=5))
+    position = computer_move(game=game.pk)
+    assert len(calls) == 2 and position.state.ply == 1
+    assert Game.objects.get(pk=game.pk).version == 6 and Move.objects.filter(game=game).count() == 1
