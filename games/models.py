@@ -258,7 +258,9 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (game, ply) index starts with the game and serves every lookup by
+    # game; a second index would be one more page written by every move.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     #: 1 for the first move of the game
     ply = models.PositiveIntegerField()
     move = models.PositiveSmallIntegerField()

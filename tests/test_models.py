@@ -18,6 +18,18 @@ def test_unique_game_ply(make_game):
     Move.objects.create(game=make_game(), ply=1, move=0, side="X")  # same ply, another game: fine
 
 
+def test_moves_by_game_have_one_index(db):
+    """Each stored move writes every index of its table: the unique (game, ply) index serves lookups by game,
+    so there is no second index on the game alone."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Move._meta.db_table)
+    indexed = [c["columns"] for c in constraints.values() if c["index"] or c["unique"]]
+    assert ["game_id", "ply"] in indexed
+    assert not [columns for columns in indexed if columns[:1] == ["game_id"] and columns != ["game_id", "ply"]]
+
+
 def test_ply_starts_at_one(make_game):
     with pytest.raises(IntegrityError), transaction.atomic():
         Move.objects.create(game=make_game(), ply=0, move=4, side="X")
