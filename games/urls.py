@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.history, name="history"),
     path("new/", views.game_new, name="new"),
     path("lobby/", views.lobby, name="lobby"),
+    path("my-turn/", views.my_turn, name="my_turn"),
     path("<int:pk>/", views.game_detail, name="detail"),
     path("<int:pk>/move/", views.game_move, name="move"),
     path("<int:pk>/computer/", views.game_computer_move, name="computer_move"),

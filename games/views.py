@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget, trigger_client_event
 
 from .engine import VARIANTS
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
@@ -37,6 +37,7 @@ from .selectors import (
     RESULT_FILTERS,
     can_view,
     challenges_for,
+    count_games_to_move,
     game_history,
     is_involved,
     leaderboard,
@@ -446,6 +447,10 @@ def _render_play(
     # are compared within one game only (X-Game).
     response["X-Game"] = str(position.game.pk)
     response["X-Game-Version"] = str(position.game.version)
+    if request.htmx and position.game.is_two_players:
+        # A move, a resignation, a poll that brought the opponent's move: the badge of games waiting for
+        # this player's move asks again (not for games against the computer, which it does not count).
+        trigger_client_event(response, "my-turn")
     return response
 
 
@@ -892,6 +897,19 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_GET
+def my_turn(request: HttpRequest) -> HttpResponse:
+    """The navigation's badge for its poll: 204 while ``n`` is still the number of games waiting for this
+    player's move, else the badge. Opened as a page: the history's "Your turn" list."""
+    if not request.htmx:
+        return redirect(f"{reverse('games:history')}?result=your_turn")
+    waiting = count_games_to_move(request.user)
+    if request.GET.get("n") == str(waiting):
+        return HttpResponse(status=204)
+    return render(request, "games/partials/_my_turn.html", {"waiting": waiting})
+
+
+@login_required
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     """The history page's lobby lists for its poll: 204 while ``v`` is still their version, else the lists."""
     if not request.htmx:
@@ -899,7 +917,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = lobby_live_context(request)
     if request.GET.get("v") == context["lobby_version"]:
         return HttpResponse(status=204)
-    return render(request, "games/partials/_lobby_live.html", context)
+    # A challenge accepted, a live game moved on: the badge of games waiting for this player asks again.
+    return trigger_client_event(render(request, "games/partials/_lobby_live.html", context), "my-turn")
 
 
 def history_row(game: Game, player) -> dict[str, Any]:

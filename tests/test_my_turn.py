@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.urls import reverse
 
 from games.selectors import count_games_to_move
@@ -86,3 +87,56 @@ def test_the_your_turn_filter(duel, player, other_player, make_player, player_cl
     assert html.count('class="history-row"') == 1
     data = player_client.get("/api/games", {"result": "your_turn"}).json()
     assert [game["id"] for game in data["items"]] == [duel.pk] and data["items"][0]["your_turn"] is True
+
+
+# The badge is live: its own poll, and a nudge from the answers that may change it ------------------
+
+
+def test_the_badge_asks_again_with_the_count_it_shows(duel, player, player_client):
+    html = player_client.get(reverse("leaderboard")).content.decode()
+    badge_html = html.split('id="my-turn"')[1].split("</span></a></span>")[0]
+    assert f'hx-get="{reverse("games:my_turn")}?n=1"' in badge_html
+    assert "every 10s [!document.hidden]" in badge_html and "my-turn from:body" in badge_html
+
+
+def test_the_badge_poll_is_204_while_the_count_holds(duel, player, other_player, player_client, other_client):
+    url = reverse("games:my_turn")
+    assert player_client.get(url, {"n": "1"}, **HTMX).status_code == 204
+    assert other_client.get(url, {"n": "0"}, **HTMX).status_code == 204
+    move_play(game=duel, player=player, move=4)
+    changed = other_client.get(url, {"n": "0"}, **HTMX)
+    assert changed.status_code == 200
+    assert re.search(r'id="my-turn-count" [^>]*>1<', changed.content.decode())
+    assert 'hx-get="/games/my-turn/?n=1"' in changed.content.decode()
+    gone = player_client.get(url, {"n": "1"}, **HTMX)
+    assert gone.status_code == 200 and "my-turn-count" not in gone.content.decode()
+    assert 'id="my-turn"' in gone.content.decode()  # the empty badge keeps asking
+
+
+@pytest.mark.parametrize("n", ["", "x", "-1", "99999999999999999999"])
+def test_the_badge_poll_with_a_bad_count_answers_the_badge(duel, player_client, n):
+    response = player_client.get(reverse("games:my_turn"), {"n": n}, **HTMX)
+    assert response.status_code == 200 and re.search(r'id="my-turn-count" [^>]*>1<', response.content.decode())
+
+
+def test_the_badge_address_opened_as_a_page_goes_to_the_your_turn_list(player_client, client):
+    response = player_client.get(reverse("games:my_turn"))
+    assert response.status_code == 302 and response["Location"] == reverse("games:history") + "?result=your_turn"
+    assert player_client.post(reverse("games:my_turn"), **HTMX).status_code == 405
+    signed_out = client.get(
+        reverse("games:my_turn"), {"n": "0"}, HTTP_HX_CURRENT_URL="http://testserver/rules/", **HTMX
+    )
+    assert signed_out.status_code == 200 and signed_out["HX-Redirect"].startswith(reverse("login"))
+
+
+def test_answers_of_games_between_players_nudge_the_badge(duel, player, player_client, make_game):
+    answer = player_client.post(reverse("games:move", args=[duel.pk]), {"move": "4"}, **HTMX)
+    assert answer.status_code == 200 and "my-turn" in answer.get("HX-Trigger", "")
+    solo = make_game(opponent="easy", strategy="random")
+    answer = player_client.post(reverse("games:move", args=[solo.pk]), {"move": "4"}, **HTMX)
+    assert answer.status_code == 200 and "HX-Trigger" not in answer
+
+
+def test_a_changed_lobby_nudges_the_badge(duel, player_client):
+    answer = player_client.get(reverse("games:lobby"), {"v": "old"}, **HTMX)
+    assert answer.status_code == 200 and "my-turn" in answer["HX-Trigger"]

@@ -226,3 +226,52 @@ def test_lobby_does_not_poll_from_a_hidden_tab(new_context):
     with page.expect_request(lambda request: "/games/lobby/" in request.url, timeout=15_000):
         pass
 
+
+
+@pytest.fixture
+def duel_in_browsers(new_context):
+    """Alice (X, to move) and Bob, signed in in two browsers, with a game between them."""
+    from games.services import challenge_accept, challenge_create
+    from players.models import Player
+
+    alice, bob = (new_context().new_page() for _ in range(2))
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+    game = challenge_create(player=Player.objects.get(username="alice"), variant="classic", side="X")
+    return alice, bob, challenge_accept(game=game, player=Player.objects.get(username="bob"))
+
+
+def test_the_your_turn_badge_follows_moves_without_a_reload(duel_in_browsers, monkeypatch):
+    """The badge's timed poll is set far away: what changes it here is the nudge in the move's own answer
+    (HX-Trigger) and the tab coming back into view."""
+    monkeypatch.setattr("games.templatetags.games_nav.MY_TURN_POLL", "600s")
+    alice, bob, game = duel_in_browsers
+    alice.goto(f"/games/{game.pk}/")
+    bob.goto("/rules/")
+    expect(alice.locator("#my-turn-count")).to_have_text(re.compile(r"^1"))
+    expect(bob.locator("#my-turn-count")).to_have_count(0)
+    loads = watch_navigations(alice)
+
+    alice.locator('#board [data-move="4"]').click()
+    expect_mark(alice, 4, "X")
+    expect(alice.locator("#my-turn-count")).to_have_count(0, timeout=LIVE_TIMEOUT)
+
+    bob.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(bob.locator("#my-turn-count")).to_have_text(re.compile(r"^1"), timeout=LIVE_TIMEOUT)
+    bob.locator("#my-turn-count").click()
+    bob.wait_for_url(re.compile(r"result=your_turn"))
+    expect(bob.locator(f'[data-game="{game.pk}"]')).to_contain_text("Your turn")
+    assert loads == []
+
+
+def test_the_your_turn_badge_polls_on_any_page(duel_in_browsers, monkeypatch):
+    from games.services import move_play
+    from players.models import Player
+
+    monkeypatch.setattr("games.templatetags.games_nav.MY_TURN_POLL", "1s")
+    alice, bob, game = duel_in_browsers
+    bob.goto("/leaderboard/")
+    expect(bob.locator("#my-turn")).to_be_attached()
+    expect(bob.locator("#my-turn-count")).to_have_count(0)
+    move_play(game=game, player=Player.objects.get(username="alice"), move=0)  # from elsewhere (the API, say)
+    expect(bob.locator("#my-turn-count")).to_have_text(re.compile(r"^1"), timeout=LIVE_TIMEOUT)
