@@ -6,11 +6,11 @@ from functools import cache
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Mod, RowNumber
+from django.db.models import Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When, Window
+from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
 from .engine import VARIANTS
-from .models import Game, Rating
+from .models import LEVELS, Game, Opponent, Rating
 
 #: history filter on the result from the player's point of view
 RESULT_FILTERS = {
@@ -136,24 +136,37 @@ def recent_games(player, *, viewer, limit: int = 10) -> list[Game]:
     return list(qs.select_related("x_player", "o_player").order_by("-finished", "-pk")[:limit])
 
 
+def _tally(player, among: Q | None = None) -> dict[str, Count]:
+    """played / won / lost / drawn counts of ``player``'s one-seat games (``among`` them only)."""
+
+    def count(condition: Q | None) -> Count:
+        if condition is None:
+            return Count("id", filter=among) if among is not None else Count("id")
+        return Count("id", filter=condition & among if among is not None else condition)
+
+    return {
+        "played": count(None),
+        "won": count(_won(player)),
+        "lost": count(_lost(player)),
+        "drawn": count(Q(result=Game.Result.DRAW)),
+    }
+
+
 def player_stats(player) -> list[dict[str, Any]]:
     """Finished games where ``player`` held exactly one seat, per variant (in the engine's order).
 
-    Each row: ``variant`` (key), ``label``, ``played``, ``won``, ``lost``, ``drawn``. Local games
-    (both seats) and watched games count for nobody. ``rating`` (whole points) and ``rated_games``: the
-    player's rating in the variant, None before a rated game there. Two queries.
+    Each row: ``variant`` (key), ``label``, ``played``, ``won``, ``lost``, ``drawn`` (all those games), and
+    ``players``: the same four counts for the games against other players only. Local games (both seats)
+    and watched games count for nobody. ``rating`` (whole points) and ``rated_games``: the player's rating
+    in the variant, None before a rated game there. Two queries.
     """
     one_seat = _as_x_only(player) | _as_o_only(player)
+    human = Q(opponent=Opponent.HUMAN)
     rows = (
         Game.objects.filter(one_seat, status=Game.Status.FINISHED)
         .order_by()
         .values("variant")
-        .annotate(
-            played=Count("id"),
-            won=Count("id", filter=_won(player)),
-            lost=Count("id", filter=_lost(player)),
-            drawn=Count("id", filter=Q(result=Game.Result.DRAW)),
-        )
+        .annotate(**_tally(player), **{f"players_{k}": v for k, v in _tally(player, human).items()})
     )
     ratings = {rating.variant: rating for rating in Rating.objects.filter(player=player)}
     order = {key: i for i, key in enumerate(VARIANTS)}
@@ -165,12 +178,40 @@ def player_stats(player) -> list[dict[str, Any]]:
             "won": row["won"],
             "lost": row["lost"],
             "drawn": row["drawn"],
+            "players": {key: row[f"players_{key}"] for key in ("played", "won", "lost", "drawn")},
             "rating": round(ratings[row["variant"]].rating) if row["variant"] in ratings else None,
             "rated_games": ratings[row["variant"]].games if row["variant"] in ratings else 0,
         }
         for row in rows
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
+    return result
+
+
+def computer_stats(player) -> list[dict[str, Any]]:
+    """Finished games of ``player`` against the computer, per variant and computer player: ``computer`` is
+    its level (easy, medium, hard) or, when a strategy was chosen by name, that name.
+
+    Each row: ``variant``, ``label``, ``computer``, ``played``, ``won``, ``lost``, ``drawn``; in the engine's
+    order of variants, then levels from easy to hard, then strategies by name. One query.
+    """
+    def seat(side: str) -> Coalesce:
+        return Coalesce(NullIf(f"{side}_level", Value("")), f"{side}_strategy")
+
+    rows = (
+        Game.objects.filter(_as_x_only(player) | _as_o_only(player), status=Game.Status.FINISHED)
+        .exclude(opponent=Opponent.HUMAN)
+        .annotate(computer=Case(When(_as_x_only(player), then=seat("o")), default=seat("x")))
+        .order_by()
+        .values("variant", "computer")
+        .annotate(**_tally(player))
+    )
+    variants = {key: i for i, key in enumerate(VARIANTS)}
+    levels = {str(level): i for i, level in enumerate(LEVELS)}
+    result = [{"label": variant_label(row["variant"]), **row} for row in rows]
+    result.sort(key=lambda row: (
+        variants.get(row["variant"], len(variants)), levels.get(row["computer"], len(levels)), row["computer"] or ""
+    ))
     return result
 
 

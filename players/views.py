@@ -124,19 +124,23 @@ def _profile_page(
     status: int = 200,
 ) -> HttpResponse:
     # the games app builds on players, not the reverse
-    from games.selectors import player_stats, rating_history, recent_games
+    from games.selectors import computer_stats, player_stats, rating_history, recent_games
     from games.views import history_row
 
-    rows = player_stats(player)
+    counts = ("played", "won", "lost", "drawn")
+    # Games against other players (rated) and against the computer (with takebacks and hints) apart.
+    rows = [row for row in player_stats(player) if row["players"]["played"] or row["rating"] is not None]
     history = rating_history(player) if any(row["rating"] is not None for row in rows) else {}
     for row in rows:
         row["spark"] = sparkline(history.get(row["variant"], []))
-    totals = {key: sum(row[key] for row in rows) for key in ("played", "won", "lost", "drawn")}
+    computer_rows = computer_stats(player)
     is_me = player == request.user
     context = {
         "player": player,
         "rows": rows,
-        "totals": totals,
+        "totals": {key: sum(row["players"][key] for row in rows) for key in counts},
+        "computer_rows": computer_rows,
+        "computer_totals": {key: sum(row[key] for row in computer_rows) for key in counts},
         "is_me": is_me,
         # API tokens are the owner's business only; nobody else sees even their names.
         "tokens": list(player.api_tokens.all()) if is_me else [],

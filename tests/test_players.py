@@ -195,7 +195,7 @@ def test_recent_games_stop_at_ten_and_cost_a_fixed_number_of_queries(
     owner = make_player("olga")
     games = [_finished(make_game, owner) for _ in range(12)]
     client.force_login(owner)
-    with django_assert_max_num_queries(7):  # not one per game
+    with django_assert_max_num_queries(8):  # not one per game
         page = client.get(reverse("profile", args=["olga"])).content.decode()
     listed = [int(pk) for pk in re.findall(r'<tr data-game="(\d+)">', page)]
     assert listed == [g.pk for g in reversed(games)][:10]
@@ -205,3 +205,40 @@ def test_a_profile_without_finished_games_says_so(make_player, player_client):
     make_player("newbie")
     page = player_client.get(reverse("profile", args=["newbie"])).content.decode()
     assert 'id="recent-games"' in page and "No finished games to show." in page
+
+
+def test_a_profile_shows_games_against_players_and_the_computer_apart(
+    make_player, player, other_player, player_client
+):
+    """Games against the computer (takebacks and hints allowed, not rated) do not pad the record against people."""
+    from games.models import Game
+    from games.services import challenge_accept, challenge_create, game_create
+
+    def finish(game, result):
+        Game.objects.filter(pk=game.pk).update(status="finished", result=result)
+
+    for level, result in (("easy", "X"), ("easy", "X"), ("hard", "O")):
+        finish(game_create(player=player, variant="classic", options={}, opponent=level, side="X"), result)
+    duel = challenge_accept(game=challenge_create(player=other_player, variant="classic", side="X"), player=player)
+    finish(duel, "X")  # alice is O: lost
+    page = player_client.get(reverse("profile", args=["alice"])).content.decode()
+    players = page.split('id="stats-players"')[1].split("</table>")[0]
+    computer = page.split('id="stats-computer"')[1].split("</table>")[0]
+    cells = lambda html, row: re.findall(r"<td>([^<]*)</td>", html.split(row)[1].split("</tr>")[0])  # noqa: E731
+    assert cells(players, 'data-variant="classic"') == ["1", "0", "1", "0"]  # played, won, lost, drawn
+    assert cells(computer, 'data-computer="easy"') == ["2", "2", "0", "0"]
+    assert cells(computer, 'data-computer="hard"') == ["1", "0", "1", "0"]
+    assert "Classic 3 x 3 <span class=\"computer-name\">· easy</span>" in computer
+    assert "All" in computer and "takebacks and hints allowed" in computer
+
+
+def test_a_profile_with_games_against_the_computer_only(make_player, player, player_client):
+    from games.models import Game
+    from games.services import game_create
+
+    game = game_create(player=player, variant="four", options={}, opponent="medium", side="O")
+    Game.objects.filter(pk=game.pk).update(status="finished", result="draw")
+    page = player_client.get(reverse("profile", args=["alice"])).content.decode()
+    assert "No finished games against other players yet." in page
+    computer = page.split('id="stats-computer"')[1].split("</table>")[0]
+    assert 'data-variant="four" data-computer="medium"' in computer and "<tfoot>" not in computer

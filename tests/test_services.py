@@ -291,28 +291,41 @@ def test_resign_local_is_the_side_to_move(make_game, player):
 
 
 def test_player_stats_per_variant(player, other_player, make_game):
-    from games.selectors import player_stats
+    from games.selectors import computer_stats, player_stats
+    from games.services import challenge_accept, challenge_create
 
-    def finished(variant, side, result, **kwargs):
-        game = game_create(player=player, variant=variant, options=kwargs, opponent="easy", side=side,
-                           strategy="random")
+    def finished(variant, side, result, opponent="easy", strategy="random", **kwargs):
+        game = game_create(player=player, variant=variant, options=kwargs, opponent=opponent, side=side,
+                           strategy=strategy)
         Game.objects.filter(pk=game.pk).update(status="finished", result=result)
 
     finished("classic", "X", "X")
     finished("classic", "O", "X")
-    finished("classic", "X", "draw")
+    finished("classic", "X", "draw", opponent="hard", strategy=None)
+    finished("classic", "O", "O", opponent="easy", strategy=None)
     finished("nxn", "O", "O", size=4)
     game_create(player=player, variant="four", options={}, opponent="easy", side="X", strategy="random")  # unfinished
     local = make_game()
     Game.objects.filter(pk=local.pk).update(status="finished", result="X")  # both seats: counts for nobody
+    duel = challenge_accept(game=challenge_create(player=other_player, variant="classic", side="X"), player=player)
+    Game.objects.filter(pk=duel.pk).update(status="finished", result="X")  # alice, O, lost to bob
     rows = player_stats(player)
     assert rows == [
-        {"variant": "classic", "label": "Classic 3 x 3", "played": 3, "won": 1, "lost": 1, "drawn": 1,
-         "rating": None, "rated_games": 0},
+        {"variant": "classic", "label": "Classic 3 x 3", "played": 5, "won": 2, "lost": 2, "drawn": 1,
+         "players": {"played": 1, "won": 0, "lost": 1, "drawn": 0}, "rating": None, "rated_games": 0},
         {"variant": "nxn", "label": "n x n", "played": 1, "won": 1, "lost": 0, "drawn": 0,
-         "rating": None, "rated_games": 0},
+         "players": {"played": 0, "won": 0, "lost": 0, "drawn": 0}, "rating": None, "rated_games": 0},
     ]
-    assert player_stats(other_player) == []
+    assert [row["players"] for row in player_stats(other_player)] == [{"played": 1, "won": 1, "lost": 0, "drawn": 0}]
+    # Against the computer: by variant, then level (easy to hard), then a strategy chosen by name.
+    rows = computer_stats(player)
+    assert [(r["variant"], r["computer"], r["played"], r["won"], r["lost"], r["drawn"]) for r in rows] == [
+        ("classic", "easy", 1, 1, 0, 0),
+        ("classic", "hard", 1, 0, 0, 1),
+        ("classic", "random", 2, 1, 1, 0),
+        ("nxn", "random", 1, 1, 0, 0),
+    ]
+    assert computer_stats(other_player) == []
 
 
 def test_locked_row_loader_reads_what_the_orm_reads(make_game, player, other_player):
