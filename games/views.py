@@ -92,6 +92,8 @@ REMATCH_WINDOW = timedelta(minutes=10)
 #: polling period while something can change now, and while only a rematch offer can
 POLL_EVERY = "1s"
 POLL_EVERY_FINISHED = "2s"
+#: a player's page in a background tab still asks, less often, so that its title can say "Your turn"
+POLL_HIDDEN = "10s"
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRST"  # no I, as on go and gomoku boards; 19 letters
 
 
@@ -367,7 +369,9 @@ def play_context(
         "moves": move_rows(game, position.moves, state.variant.cols),
         "nested": state.variant.nested,
         "variant_label": state.variant.describe(),
-        "page_title": f"Game {game.pk} · {state.variant.describe()}",
+        # the tab's title says when the other player has moved (or joined), even from the background
+        "page_title": f"{'Your turn · ' if running and game.to_move in sides else ''}Game {game.pk} · "
+        f"{state.variant.describe()}",
         "my_sides": sides,
         # what a screen reader announces after an htmx answer: the latest move and the status
         "announce": f"Hint: {cell_position(game, hint, state.variant.cols)['name']}." if hint is not None
@@ -390,7 +394,8 @@ def play_context(
         "x_rating_now": game.rating_now("X"),
         "o_rating_now": game.rating_now("O"),
         "spectator": not is_involved(game, player),
-        "poll_every": _poll_every(game, player, sides, rematch_id),
+        "poll_every": (poll_every := _poll_every(game, player, sides, rematch_id)),
+        "poll_hidden": POLL_HIDDEN if poll_every and sides and not game.is_finished else "",
         # challenges: only the controls that are this viewer's
         "can_accept": is_open and not mine and not sides and game.invitee_id in (None, player.pk),
         "can_cancel": is_open and mine,

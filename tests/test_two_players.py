@@ -373,7 +373,8 @@ def test_challenge_page_for_its_creator_has_link_and_cancel(player_client, playe
     assert 'id="share-link"' in html and f'value="http://testserver/games/{game.pk}/"' in html
     assert 'id="cancel-challenge"' in html and 'id="accept-challenge"' not in html
     assert 'id="poll"' in html  # waits for the acceptance live
-    assert 'hx-trigger="every 1s [!document.hidden]"' in html  # but not from a background tab
+    # every second in view; from a background tab less often, so that the title can say someone joined
+    assert 'hx-trigger="every 1s [!document.hidden], every 10s [document.hidden]"' in html
     assert "data-move" not in html
 
 
@@ -630,3 +631,40 @@ def test_history_shows_open_challenges_and_invitee(player_client, player, other_
     game = challenge_create(player=player, variant="classic", invitee=other_player)
     html = player_client.get(reverse("games:history")).content.decode()
     assert f'<tr class="history-row" data-game="{game.pk}"' in html and "bob (invited)" in html
+
+
+# A player's tab says "Your turn" in its title, from the background too -----------------------------------
+
+
+def title(html: str) -> str:
+    found = re.findall(r"<title>([^<]*)</title>", html)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_title_says_whose_turn_it_is(duel, player, player_client, other_client, third_client):
+    page = f"/games/{duel.pk}/"
+    assert title(player_client.get(page).content.decode()).startswith(f"Your turn · Game {duel.pk} · Classic")
+    assert title(other_client.get(page).content.decode()).startswith(f"Game {duel.pk} · Classic")
+    assert title(third_client.get(page).content.decode()).startswith(f"Game {duel.pk} · ")  # a spectator
+    # Each htmx answer brings the title: the mover's says it is no longer their turn, the other's poll says it is.
+    moved = player_client.post(reverse("games:move", args=[duel.pk]), {"move": "4"}, **HTMX).content.decode()
+    assert title(moved).startswith(f"Game {duel.pk} · ")
+    polled = other_client.get(reverse("games:poll", args=[duel.pk]), {"v": "0"}, **HTMX).content.decode()
+    assert title(polled).startswith(f"Your turn · Game {duel.pk} · ")
+    game_resign(game=duel, player=duel.o_player)
+    assert title(other_client.get(page).content.decode()).startswith(f"Game {duel.pk} · ")
+
+
+def test_only_players_pages_ask_from_a_background_tab(duel, player_client, third_client, make_game):
+    page = f"/games/{duel.pk}/"
+    assert "every 1s [!document.hidden], every 10s [document.hidden]" in player_client.get(page).content.decode()
+    spectator = third_client.get(page).content.decode()
+    assert 'hx-trigger="every 1s [!document.hidden]"' in spectator and "[document.hidden]" not in spectator
+
+
+def test_games_against_the_computer_keep_their_title_out_of_move_answers(make_game, player_client):
+    game = make_game(opponent="easy", strategy="random")
+    answer = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX).content.decode()
+    assert "<title>" not in answer
+    assert "Your turn" not in title(player_client.get(f"/games/{game.pk}/").content.decode())

@@ -275,3 +275,22 @@ def test_the_your_turn_badge_polls_on_any_page(duel_in_browsers, monkeypatch):
     expect(bob.locator("#my-turn-count")).to_have_count(0)
     move_play(game=game, player=Player.objects.get(username="alice"), move=0)  # from elsewhere (the API, say)
     expect(bob.locator("#my-turn-count")).to_have_text(re.compile(r"^1"), timeout=LIVE_TIMEOUT)
+
+
+def test_a_background_tab_says_your_turn_in_its_title(duel_in_browsers, monkeypatch):
+    from games.services import move_play
+    from players.models import Player
+
+    monkeypatch.setattr("games.views.POLL_HIDDEN", "1s")
+    alice, bob, game = duel_in_browsers
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob).to_have_title(re.compile(rf"^Game {game.pk} · "))
+    bob.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    move_play(game=game, player=Player.objects.get(username="alice"), move=4)
+    expect(bob).to_have_title(re.compile(rf"^Your turn · Game {game.pk} · "), timeout=LIVE_TIMEOUT)
+    expect_mark(bob, 4, "X")
+
+    bob.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false})")
+    bob.locator('#board [data-move="0"]').click()
+    expect_mark(bob, 0, "O")
+    expect(bob).to_have_title(re.compile(rf"^Game {game.pk} · "))
