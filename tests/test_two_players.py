@@ -668,3 +668,13 @@ def test_games_against_the_computer_keep_their_title_out_of_move_answers(make_ga
     answer = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX).content.decode()
     assert "<title>" not in answer
     assert "Your turn" not in title(player_client.get(f"/games/{game.pk}/").content.decode())
+
+
+def test_a_spectator_learns_where_the_computers_moves_come_from(make_game, player_client, third_client):
+    game = make_game(opponent="watch", strategy="random")
+    page = f"/games/{game.pk}/"
+    spectator = third_client.get(page).content.decode()
+    assert 'id="computer-waits"' in spectator and "played from alice's page" in spectator
+    assert 'id="thinking"' not in spectator
+    creator = player_client.get(page).content.decode()
+    assert 'id="computer-waits"' not in creator and 'id="thinking"' in creator
