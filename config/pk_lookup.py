@@ -3,8 +3,8 @@
 ``get_by_pk``: one row by primary key.
 
 On this machine compiling ``Model.objects.get(pk=...)`` costs more than running it (a 25-column row:
-about 0.4 ms to compile, 0.05 ms to run). ``get_by_pk`` compiles the ORM's own query once per model,
-database and lock mode, keeps its SQL and the ORM's converters, and then runs it on a cursor: the same
+about 0.4 ms to compile, 0.05 ms to run). ``get_by_pk`` compiles the ORM's own query once per model and
+database, keeps its SQL and the ORM's converters, and then runs it on a cursor: the same
 SQL and the same Python values as the ORM gives, every field loaded. ``update_fields`` and
 ``insert_rows`` do what ``save(update_fields=...)`` and ``bulk_create`` do for models without signals,
 with SQL built once from the model's metadata.
@@ -21,25 +21,23 @@ M = TypeVar("M", bound=models.Model)
 
 
 @cache
-def _compiled(model: type[models.Model], alias: str, for_update: bool) -> tuple[str, list[str], dict[int, Any]]:
+def _compiled(model: type[models.Model], alias: str) -> tuple[str, list[str], dict[int, Any]]:
     qs = model._base_manager.using(alias).filter(pk=0)
-    if for_update:
-        qs = qs.select_for_update()
     compiler = qs.query.get_compiler(alias)
     sql, _ = compiler.as_sql()
     columns = [col for col, _, _ in compiler.select]
     return sql, [col.target.attname for col in columns], compiler.get_converters(columns)
 
 
-def get_by_pk(model: type[M], pk: Any, *, for_update: bool = False) -> M | None:
-    """``model`` row ``pk`` (None if there is none); ``for_update``: locked, inside the caller's transaction."""
-    alias = router.db_for_write(model) if for_update else router.db_for_read(model)
+def get_by_pk(model: type[M], pk: Any) -> M | None:
+    """``model`` row ``pk`` (None if there is none)."""
+    alias = router.db_for_read(model)
     connection = connections[alias]
     if isinstance(pk, int):  # as the ORM: a number the column cannot hold matches no row
         low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
         if (low is not None and pk < low) or (high is not None and pk > high):
             return None
-    sql, fields, converters = _compiled(model, alias, for_update)
+    sql, fields, converters = _compiled(model, alias)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()

@@ -496,14 +496,6 @@ def _lock(game: Game | int) -> Game:
     )
 
 
-def _locked_game_row(pk: int) -> Game | None:
-    """The game row, locked (in the caller's transaction); None if there is no such game.
-
-    By a query compiled once (config.pk_lookup): compiling the ORM query cost more than running it.
-    """
-    return get_by_pk(Game, pk, for_update=True)
-
-
 def game_for_page(pk: int, player) -> Game | None:
     """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
     game = get_by_pk(Game, pk)
@@ -529,15 +521,15 @@ def attach_players(game: Game, player) -> None:
             setattr(game, name, found[other])
 
 
-def _visible(game: Game | int, player, *, missing_if_hidden: bool, lock: bool = False) -> Game:
-    """The game row alone, as stored now (the move paths), or with ``lock`` locked until the transaction
-    ends; with ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
+def _visible(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
+    """The game row alone, as stored now, unlocked (the move paths, which record by compare-and-set); with
+    ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
 
     No joins: compiling a query with four player rows cost more than the rest of the query. ``player``
     is attached to the seats it holds, another person's row is read by a precompiled lookup.
     """
     pk = game if isinstance(game, int) else game.pk
-    row = _locked_game_row(pk) if lock else get_by_pk(Game, pk)
+    row = get_by_pk(Game, pk)  # by a query compiled once: compiling the ORM's cost more than running it
     if row is None:
         if missing_if_hidden:
             raise GameNotFound("no such game")

@@ -328,23 +328,20 @@ def test_player_stats_per_variant(player, other_player, make_game):
     assert computer_stats(other_player) == []
 
 
-def test_locked_row_loader_reads_what_the_orm_reads(make_game, player, other_player):
-    """The move path's precompiled lock query gives the same Game as the ORM, every field converted alike."""
-    from django.db import transaction
-
-    from games.services import _locked_game_row
+def test_row_loader_reads_what_the_orm_reads(make_game, player, other_player):
+    """The move path's precompiled query gives the same Game as the ORM, every field converted alike."""
+    from config.pk_lookup import get_by_pk
 
     game = game_create(player=player, variant="nxn", options={"size": 5}, opponent="human", side="O",
                        invitee=other_player)
     Game.objects.filter(pk=game.pk).update(move_list="1,2", ply=2, result="", version=7)
     expected = Game.objects.get(pk=game.pk)
-    with transaction.atomic():
-        locked = _locked_game_row(game.pk)
-        assert _locked_game_row(game.pk + 1000) is None
+    loaded = get_by_pk(Game, game.pk)
+    assert get_by_pk(Game, game.pk + 1000) is None and get_by_pk(Game, 2**70) is None
     fields = [f.attname for f in Game._meta.concrete_fields]
-    assert {f: getattr(locked, f) for f in fields} == {f: getattr(expected, f) for f in fields}
-    assert locked.options == {"size": 5} and locked.private is True and locked.created.tzinfo is not None
-    assert not locked._state.adding
+    assert {f: getattr(loaded, f) for f in fields} == {f: getattr(expected, f) for f in fields}
+    assert loaded.options == {"size": 5} and loaded.private is True and loaded.created.tzinfo is not None
+    assert not loaded._state.adding
 
 
 def test_recorded_rows_read_back_as_the_orm_writes_them(player):
