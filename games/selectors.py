@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When, Window
+from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
 from .engine import VARIANTS
@@ -125,6 +125,15 @@ def game_history(player, *, variant: str | None = None, result: str | None = Non
     elif result == "your_turn":
         qs = qs.filter(pk__in=games_to_move(player).values("pk"))
     return qs.order_by("-created", "-id")
+
+
+def my_games_mark(player) -> tuple[Any, ...]:
+    """What changes whenever one of ``player``'s running games against another person changes (a move, its
+    end, a new one): their number, the sum of their versions and the latest change. One query."""
+    mark = Game.objects.filter(
+        _involves(player), opponent=Opponent.HUMAN, status=Game.Status.ACTIVE
+    ).aggregate(n=Count("id"), versions=Sum("version"), latest=Max("updated"))
+    return mark["n"], mark["versions"], mark["latest"]
 
 
 def recent_games(player, *, viewer, limit: int = 10) -> list[Game]:

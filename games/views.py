@@ -43,6 +43,7 @@ from .selectors import (
     leaderboard,
     live_games,
     my_challenges,
+    my_games_mark,
     open_challenges,
     rated_variants,
     variant_label,
@@ -878,7 +879,8 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
         }
 
-    signature = repr([[(g.pk, g.version) for g in games] for games in lists])
+    # ... and whenever one of this player's games against someone else moves on (the history's table)
+    signature = repr([[[(g.pk, g.version) for g in games] for games in lists], my_games_mark(player)])
     return {
         "open_challenges": [row(g) for g in open_list],
         "challenges_for_me": [row(g) for g in for_me],
@@ -922,8 +924,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = lobby_live_context(request)
     if request.GET.get("v") == context["lobby_version"]:
         return HttpResponse(status=204)
-    # A challenge accepted, a live game moved on: the badge of games waiting for this player asks again.
-    return trigger_client_event(render(request, "games/partials/_lobby_live.html", context), "my-turn")
+    # A challenge accepted, a game moved on: the badge of games waiting for this player and the history's
+    # table ask again.
+    response = trigger_client_event(render(request, "games/partials/_lobby_live.html", context), "my-turn")
+    return trigger_client_event(response, "history-changed")
 
 
 def history_row(game: Game, player) -> dict[str, Any]:

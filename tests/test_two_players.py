@@ -350,8 +350,9 @@ def test_lobby_poll_costs_the_same_few_queries_however_many_games(
         someone = make_player(f"someone{i}")
         challenge_create(player=someone, variant="classic")
         challenge_accept(game=challenge_create(player=someone, variant="classic"), player=player)
-    # The player; open challenges, challenges for me, mine, live games: each list one query with its players.
-    with django_assert_max_num_queries(5):
+    # The player; open challenges, challenges for me, mine, live games: each list one query with its players;
+    # and one aggregate over the player's own running games (for the history's table).
+    with django_assert_max_num_queries(6):
         html = other_client.get(reverse("games:lobby"), **HTMX).content.decode()
     assert html.count("data-accept=") == 6 and html.count("data-live-game=") == 6
 
@@ -678,3 +679,20 @@ def test_a_spectator_learns_where_the_computers_moves_come_from(make_game, playe
     assert 'id="thinking"' not in spectator
     creator = player_client.get(page).content.decode()
     assert 'id="computer-waits"' not in creator and 'id="thinking"' in creator
+
+
+def test_a_move_in_my_game_changes_the_lobby_version_and_asks_for_the_history_again(duel, player, player_client):
+    version = _lobby_version(player_client.get(reverse("games:history")).content.decode())
+    assert player_client.get(reverse("games:lobby"), {"v": version}, **HTMX).status_code == 204
+    move_play(game=duel, player=player, move=4)  # alice (X) moves, in another tab say
+    answer = player_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
+    assert answer.status_code == 200
+    assert json.loads(answer["HX-Trigger"]).keys() == {"my-turn", "history-changed"}
+
+
+def test_the_history_table_asks_for_itself_again_with_its_filters(duel, player_client):
+    html = player_client.get(reverse("games:history"), {"result": "unfinished", "page": "1"}).content.decode()
+    root = html.split('<div id="history"')[1].split(">")[0]
+    assert 'hx-get="/games/?result=unfinished&amp;page=1"' in root and 'hx-trigger="history-changed from:body"' in root
+    again = player_client.get("/games/", {"result": "unfinished", "page": "1"}, **HTMX).content.decode()
+    assert again.lstrip().startswith('<div id="history"') and f'data-game="{duel.pk}"' in again

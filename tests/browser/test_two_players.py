@@ -294,3 +294,22 @@ def test_a_background_tab_says_your_turn_in_its_title(duel_in_browsers, monkeypa
     bob.locator('#board [data-move="0"]').click()
     expect_mark(bob, 0, "O")
     expect(bob).to_have_title(re.compile(rf"^Game {game.pk} · "))
+
+
+def test_my_games_table_follows_my_games_without_a_reload(duel_in_browsers, monkeypatch):
+    from games.services import move_play
+    from players.models import Player
+
+    monkeypatch.setattr("games.views.LOBBY_POLL", "1s")
+    alice, bob, game = duel_in_browsers
+    alice.goto("/games/")
+    row = alice.locator(f'#history tr[data-game="{game.pk}"]')
+    expect(row).to_contain_text("Your turn")
+    loads = watch_navigations(alice)
+    move_play(game=game, player=Player.objects.get(username="alice"), move=4)  # from another tab, say
+    expect(row).to_contain_text("Their turn", timeout=LIVE_TIMEOUT)
+    expect(row).to_contain_text("1")  # moves
+    move_play(game=game, player=Player.objects.get(username="bob"), move=0)
+    expect(row).to_contain_text("Your turn", timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#my-turn-count")).to_have_text(re.compile(r"^1"))
+    assert loads == []
