@@ -145,19 +145,16 @@ def recent_games(player, *, viewer, limit: int = 10) -> list[Game]:
     return list(qs.select_related("x_player", "o_player").order_by("-finished", "-pk")[:limit])
 
 
-def _tally(player, among: Q | None = None) -> dict[str, Count]:
+_ALL = Q()  # an empty condition: no filter
+
+
+def _tally(player, among: Q = _ALL) -> dict[str, Count]:
     """played / won / lost / drawn counts of ``player``'s one-seat games (``among`` them only)."""
-
-    def count(condition: Q | None) -> Count:
-        if condition is None:
-            return Count("id", filter=among) if among is not None else Count("id")
-        return Count("id", filter=condition & among if among is not None else condition)
-
     return {
-        "played": count(None),
-        "won": count(_won(player)),
-        "lost": count(_lost(player)),
-        "drawn": count(Q(result=Game.Result.DRAW)),
+        "played": Count("id", filter=among),
+        "won": Count("id", filter=_won(player) & among),
+        "lost": Count("id", filter=_lost(player) & among),
+        "drawn": Count("id", filter=Q(result=Game.Result.DRAW) & among),
     }
 
 
