@@ -6,7 +6,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render, resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -32,7 +32,10 @@ class HtmxLoginRedirectMiddleware:
         login_path = urlsplit(resolve_url(settings.LOGIN_URL)).path
         if urlsplit(response.get("Location", "")).path != login_path:
             return response
-        back_to = htmx.current_url_abs_path or "/"
+        try:
+            back_to = htmx.current_url_abs_path or "/"
+        except ValueError:  # a forged HX-Current-URL that is not a URL at all ('http://[::1')
+            back_to = "/"
         return HttpResponseClientRedirect(f"{login_path}?{urlencode({'next': back_to})}")
 
 
@@ -55,3 +58,39 @@ class MethodNotAllowedPageMiddleware:
         if "Allow" in response:
             page["Allow"] = response["Allow"]
         return page
+
+
+class NullCharacterMiddleware:
+    """A NUL character in the address, the query string or a posted form gets a 400 before any view runs.
+
+    No field of this site may hold one. Django's form fields refuse them, but a view or the admin that
+    looks a raw value up (``/players/a%00b/``, an admin filter) would hand it to the database, and
+    PostgreSQL refuses NUL in text outright (a 500), while SQLite would store it. Forms are checked
+    field by field (both encodings); JSON bodies are the API's to judge.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _holds_nul(request):
+            message = "The request contained a NUL character (\\0), which no address or field of this site accepts."
+            if request.path_info.startswith("/api/"):
+                return JsonResponse({"code": "invalid_input", "message": message}, status=400)
+            return render(
+                request, "_error.html", {"status": 400, "title": "Bad request", "message": message}, status=400
+            )
+        return self.get_response(request)
+
+
+def _holds_nul(request: HttpRequest) -> bool:
+    query = request.META.get("QUERY_STRING", "")
+    if "\x00" in request.path_info or "%00" in query or "\x00" in query:
+        return True
+    if request.method != "POST" or request.content_type not in FORM_TYPES:
+        return False
+    # parsed here rather than in the view: the same parse, kept on the request
+    return any("\x00" in key or any("\x00" in value for value in values) for key, values in request.POST.lists())
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

@@ -25,6 +25,10 @@ class MoveInline(admin.TabularInline):
         return False
 
 
+#: what a game is (its variant, options and computer seats): fixed when it is created
+RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "variant", "x_seat", "o_seat", "opponent", "status", "result", "ply", "created")
@@ -69,6 +73,15 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("x_player", "o_player", "created_by")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> tuple[str, ...]:
+        # The rules and the computer seats made the stored moves: changing them would leave a game the engine
+        # cannot rebuild. Staff may still change who sits, visibility, offers and the state.
+        return (*RULE_FIELDS, *super().get_readonly_fields(request, obj))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games are made by playing (the new-game page, the API), which checks their rules
+
 
 
 @admin.register(Move)

@@ -16,6 +16,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from ninja import NinjaAPI, Query, Schema, Status
@@ -197,6 +199,12 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return _error(request, 404, "not_found", str(exc) or "not found")
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return _error(request, 413, "too_large", f"the request body is larger than the {limit:,} bytes the API reads")
 
 
 @api.exception_handler(Exception)
@@ -682,7 +690,7 @@ def decline_draw(request: HttpRequest, game_id: int) -> dict[str, Any]:
 
 # Anything else under /api/ ------------------------------------------------------------------------------
 
-ALL_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+ALL_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
 
 def _not_allowed_view(allowed: list[str], with_id: bool) -> Any:
@@ -717,7 +725,7 @@ _answer_other_methods_in_json()
 
 
 @api.api_operation(
-    ["GET", "POST", "PUT", "PATCH", "DELETE"], "/{path:rest}", auth=None, include_in_schema=False,
+    list(ALL_METHODS), "/{path:rest}", auth=None, include_in_schema=False,
 )
 def unknown_endpoint(request: HttpRequest, rest: str) -> HttpResponse:
     return _error(request, 404, "not_found", f"there is no API endpoint /api/{rest}; see /api/docs")

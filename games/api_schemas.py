@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ninja import Field, Schema
-from pydantic import StrictBool
+from pydantic import StrictBool, StrictInt
 
 from .engine import VARIANTS
 from .models import Opponent
@@ -89,7 +89,8 @@ class GameCreateIn(Schema):
     """The words of the web form (DESIGN.md): variant, its options, opponent, side, strategy."""
 
     variant: str = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
-    options: dict[str, int | bool] = Field(
+    # strict: JSON's true is not the number 1, nor "5" the number 5 (the services check each option's type)
+    options: dict[str, StrictInt | StrictBool] = Field(
         default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
     )
     opponent: OpponentName = Field(  # type: ignore[valid-type]
@@ -109,13 +110,13 @@ class GameCreateIn(Schema):
 
 
 class MoveIn(Schema):
-    move: int = Field(
+    move: StrictInt = Field(
         ..., examples=[4], description="the engine's move number: row * cols + col, or 9 * board + cell when nested"
     )
 
 
 class PlayOnIn(Schema):
-    ply: int = Field(..., ge=0, examples=[3], description="play on from the position after this many moves")
+    ply: StrictInt = Field(..., ge=0, examples=[3], description="play on from the position after this many moves")
     level: Literal["easy", "medium", "hard"] = Field("hard", description="the computer you play against")
 
 

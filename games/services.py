@@ -124,6 +124,13 @@ class ChallengeTaken(GameError):
     code = "challenge_taken"
 
 
+class NotAChallenge(GameError):
+    """The game was never a challenge: it is played against the computer or on one screen."""
+
+    status_code = 409
+    code = "not_a_challenge"
+
+
 class ChallengeGone(GameError):
     """The challenge was cancelled meanwhile."""
 
@@ -953,6 +960,7 @@ def challenge_accept(*, game: Game, player) -> Game:
     """
     with transaction.atomic():
         locked = _lock_challenge(game)
+        _check_challenge(locked)
         if locked.status != Game.Status.OPEN:
             raise ChallengeTaken("this challenge has already been accepted")
         if getattr(player, "pk", None) in (locked.created_by_id, locked.x_player_id, locked.o_player_id):
@@ -985,10 +993,16 @@ def _note_ratings(game: Game) -> list[str]:
     return ["x_rating_before", "o_rating_before"]
 
 
+def _check_challenge(game: Game) -> None:
+    if game.opponent != Opponent.HUMAN:
+        raise NotAChallenge(f"game {game.pk} is not a challenge: it is not played against another player")
+
+
 def challenge_cancel(*, game: Game, player) -> None:
     """The creator withdraws a challenge nobody has accepted yet; it is deleted (it has no moves)."""
     with transaction.atomic():
         locked = _lock_challenge(game)
+        _check_challenge(locked)
         if locked.created_by_id != getattr(player, "pk", None):
             raise NotCreator("only the player who made this challenge can cancel it")
         if locked.status != Game.Status.OPEN:

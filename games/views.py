@@ -24,7 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget, trigger_client_event
 
 from .engine import VARIANTS
@@ -111,10 +111,16 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
 
 def _parse_move(raw: str | None) -> int:
     raw = (raw or "").strip()
-    if not re.fullmatch(r"-?\d{1,6}", raw):
+    # ASCII digits only (int() also reads '٣'), as the API does; the engine says when it is out of range
+    if not re.fullmatch(r"-?[0-9]{1,18}", raw):
         shown = raw[:20] or "nothing"
         raise InvalidMove(f"a move must be a cell number, not {shown!r}" if raw else "no move was sent")
     return int(raw)
+
+
+def _parse_count(raw: str) -> int | None:
+    """A whole number typed in ASCII digits (``ply``), else None: ``isdigit`` also passes '²', which int() refuses."""
+    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
 @cache
@@ -481,7 +487,7 @@ def _refused(request: HttpRequest, game: Game | int, err: GameError) -> HttpResp
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewGameForm(request.POST)
@@ -511,7 +517,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     return _render_play(request, fresh_position(game))
@@ -565,7 +571,7 @@ def game_resign_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """The cheap live check: 204 No Content while the game's ``version`` is still ``v``, else ``#play``.
 
@@ -729,7 +735,7 @@ def game_takeback_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return _replay_page(request, _game_for(request, pk), request.GET.get("ply"))
 
@@ -787,7 +793,7 @@ def game_play_on_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     ply_text = request.POST.get("ply", "")
     try:
-        new = game_from_position(game=game, ply=int(ply_text) if ply_text.isdigit() else None,
+        new = game_from_position(game=game, ply=_parse_count(ply_text),
                                  player=request.user, level=request.POST.get("level", ""))
     except GameError as err:
         return _replay_page(request, game, ply_text or None, error=_message(err), status=err.status_code)
@@ -795,24 +801,33 @@ def game_play_on_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def history(request: HttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None)
     variant = result = None
-    if form.is_bound and form.is_valid():
-        variant = form.cleaned_data["variant"] or None
-        result = form.cleaned_data["result"] or None
+    problems = []
+    if form.is_bound:
+        form.is_valid()
+        # a filter that is not one of the choices (an old or hand-typed link) is named and left out; the others hold
+        variant = form.cleaned_data.get("variant") or None
+        result = form.cleaned_data.get("result") or None
+        problems = [
+            f"There is no {'variant' if name == 'variant' else 'result filter'} called “{form.data.get(name, '')[:40]}”"
+            for name in form.errors
+        ]
     games = game_history(request.user, variant=variant, result=result)
     page = Paginator(games, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [history_row(game, request.user) for game in page.object_list]
     query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
-    context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS}
+    context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS,
+               "filter_error": "; ".join(problems) + ": showing games without that filter." if problems else ""}
+    status = 400 if problems else 200
     if request.htmx:
-        return render(request, "games/partials/_history.html", context)
-    return render(request, "games/history.html", {**context, **lobby_context(request)})
+        return render(request, "games/partials/_history.html", context, status=status)
+    return render(request, "games/history.html", {**context, **lobby_context(request)}, status=status)
 
 
-@require_GET
+@require_safe
 def rules_view(request: HttpRequest) -> HttpResponse:
     """How each variant is played, in players' words (RULES.md is the precise reading); open to everyone."""
     context = {
@@ -826,7 +841,7 @@ def rules_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
     """The best-rated players of one variant (``?variant=``; by default the first variant with rated games)."""
     rated = rated_variants()
@@ -903,7 +918,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_turn(request: HttpRequest) -> HttpResponse:
     """The navigation's badge for its poll: 204 while ``n`` is still the number of games waiting for this
     player's move, else the badge. Opened as a page: the history's "Your turn" list."""
@@ -916,7 +931,7 @@ def my_turn(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The history page's lobby lists for its poll: 204 while ``v`` is still their version, else the lists."""
     if not request.htmx:

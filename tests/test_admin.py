@@ -92,3 +92,52 @@ def test_non_staff_cannot_open_change_pages(player_client, finished_game, player
         reverse("admin:players_player_change", args=[player.pk]),
     ):
         assert player_client.get(url).status_code == 302
+
+
+# What a game is stays as it was made; odd input gets the admin's messages (config/admin_site.py) -----------
+
+
+def test_the_rules_of_a_game_cannot_be_changed_nor_games_added(staff_client, player_client, finished_game):
+    url = reverse("admin:games_game_change", args=[finished_game.pk])
+    html = staff_client.get(url).content.decode()
+    for name in ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy"):
+        assert f'name="{name}"' not in html, name  # shown, not editable
+    assert 'name="private"' in html and 'name="status"' in html
+    form = {
+        "variant": "bogus", "options": "[1, 2]", "start_board": "40", "o_strategy": "nope",
+        "created_by": finished_game.created_by_id, "x_player": finished_game.x_player_id, "status": "finished",
+        "result": "X", "result_reason": "line", "private": "on",
+        "moves-TOTAL_FORMS": "5", "moves-INITIAL_FORMS": "5", "moves-MIN_NUM_FORMS": "0", "moves-MAX_NUM_FORMS": "0",
+    }
+    for index, move in enumerate(finished_game.moves.order_by("ply")):
+        form.update({f"moves-{index}-id": move.pk, f"moves-{index}-game": finished_game.pk})
+    response = staff_client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    finished_game.refresh_from_db()
+    assert finished_game.private  # what staff may change changed
+    assert (finished_game.variant, finished_game.options, finished_game.start_board) == ("classic", {}, None)
+    assert player_client.get(reverse("games:replay", args=[finished_game.pk])).status_code == 200
+    assert staff_client.get(reverse("admin:games_game_add")).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/admin/games/move/?created__year=99999", "/admin/games/game/?created__year=99999",
+     "/admin/games/game/?finished__year=10000", "/admin/games/rating/?updated__year=99999",
+     "/admin/players/player/?date_joined__year=99999", "/admin/axes/accessattempt/?attempt_time__year=99999"],
+)
+def test_a_year_past_9999_gets_the_admins_own_answer(staff, staff_client, finished_game, path):
+    staff.is_superuser = True
+    staff.save()
+    response = staff_client.get(path)
+    assert response.status_code == 302 and response["Location"].endswith("?e=1")  # "Database error" note, no 500
+    assert staff_client.get(path.split("?")[0]).status_code == 200
+
+
+@pytest.mark.parametrize("selected", ["abc", "99999999999999999999", "-1.5"])
+def test_an_action_on_ids_that_are_not_ids_does_nothing(staff_client, player, selected):
+    url = reverse("admin:players_player_changelist")
+    response = staff_client.post(url, {"action": "deactivate", "_selected_action": [player.pk, selected]}, follow=True)
+    assert response.status_code == 200
+    assert "is not the id of any item here" in response.content.decode()
+    assert Player.objects.get(pk=player.pk).is_active

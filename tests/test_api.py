@@ -511,3 +511,50 @@ def test_wrong_method_is_405_json(player_client, method, url):
     response = getattr(player_client, method)(url)
     assert_error(response, 405, "method_not_allowed")
     assert response["Allow"]
+
+
+# Input that only looks like what was asked for -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [True, "4", " 5 ", 4.0, None, [4]])
+def test_a_move_must_be_a_json_integer(token_client, vs_random, value):
+    # JSON's true is not cell 1, nor the string "4" cell 4: refused, not converted
+    response = post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": value})
+    body = assert_error(response, 400, "invalid_input")
+    assert body["details"][0]["loc"] == "body.move"
+    assert Move.objects.filter(game=vs_random).count() == 0
+
+
+def test_play_on_ply_and_options_must_be_json_integers(token_client, player, make_game):
+    game = make_game()
+    for move in (0, 3, 1, 4, 2):
+        move_play(game=game, player=player, move=move)
+    before = Game.objects.count()
+    assert_error(post(token_client, f"/api/games/{game.pk}/play-on", {"ply": True}), 400, "invalid_input")
+    assert_error(post(token_client, f"/api/games/{game.pk}/play-on", {"ply": "2"}), 400, "invalid_input")
+    for options in ({"size": "5"}, {"size": 5.0}, {"size": None}):
+        data = {"variant": "nxn", "opponent": "easy", "options": options}
+        assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
+    assert Game.objects.count() == before
+    created = post(token_client, "/api/games", {"variant": "nxn", "opponent": "easy", "options": {"size": 5}})
+    assert created.status_code == 201 and created.json()["options"] == {"size": 5}
+
+
+def test_a_body_over_the_limit_gets_413_and_changes_nothing(token_client, vs_random, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    response = post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 4, "pad": "x" * 20_000})
+    body = assert_error(response, 413, "too_large")
+    assert "10,000 bytes" in body["message"]
+    assert Move.objects.filter(game=vs_random).count() == 0
+    assert post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 4}).status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/api/variants", "/api/games/1", "/api/no-such-thing"])
+def test_options_and_head_get_json_405_or_404(token_client, url):
+    for method in ("options", "head"):
+        response = getattr(token_client, method)(url)
+        assert response["Content-Type"].startswith("application/json")
+        assert response.status_code in (404, 405)
+        if method == "options":
+            assert response.json()["code"] in ("method_not_allowed", "not_found")
+            assert response.json()["code"] == ("not_found" if "no-such" in url else "method_not_allowed")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.test import Client
 from django.urls import reverse
 
@@ -41,3 +42,56 @@ def test_other_redirects_and_plain_requests_are_left_alone(player_client):
     assert "HX-Redirect" not in response
     response = player_client.get("/", **HTMX)  # signed in: the home page's own redirect
     assert response.status_code == 302 and response["Location"] == reverse("games:history")
+
+
+def test_a_forged_current_url_still_goes_to_login():
+    # not a URL at all: urlsplit raises on it
+    response = Client().get(reverse("games:history"), HTTP_HX_CURRENT_URL="http://[::1", **HTMX)
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2F"
+
+
+# NUL characters: refused before any view sees them ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/players/a%00b/", "/players/a%00b/email/", "/games/?variant=%00", "/admin/games/game/?variant=%00",
+     "/games/lobby/?v=1%00"],
+)
+def test_nul_in_the_address_gets_400(player_client, staff_client, path):
+    client = staff_client if path.startswith("/admin/") else player_client
+    response = client.get(path)
+    assert response.status_code == 400
+    assert "NUL character" in response.content.decode()
+
+
+def test_nul_in_a_form_gets_400_and_stores_nothing(player_client, player, make_game):
+    from players.models import ApiToken
+
+    response = player_client.post(reverse("token_create", args=[player.username]), {"name": "tok\x00en"})
+    assert response.status_code == 400 and "NUL character" in response.content.decode()
+    assert not ApiToken.objects.filter(player=player).exists()
+    game = make_game()
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4\x00"}, **HTMX)
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.ply == 0
+    # the same form without it works: the body read here is still there for the view
+    assert player_client.post(reverse("token_create", args=[player.username]), {"name": "token"}).status_code in (
+        200, 302
+    )
+    assert ApiToken.objects.filter(player=player, name="token").exists()
+
+
+def test_nul_under_api_gets_json(player_client):
+    response = player_client.get("/api/games?variant=%00")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+
+
+def test_a_typed_percent_00_is_not_a_nul(player_client, player):
+    # a form sends the text "%00" as %2500: that is allowed through to the form's own checks
+    from players.models import ApiToken
+
+    player_client.post(reverse("token_create", args=[player.username]), {"name": "100%00"})
+    assert ApiToken.objects.filter(player=player, name="100%00").exists()

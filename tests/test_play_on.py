@@ -109,7 +109,9 @@ def test_a_running_game_offers_nothing(make_game, player, player_client):
 
 
 @pytest.mark.parametrize("data", [{"ply": "abc", "level": "hard"}, {"level": "hard"}, {"ply": "1", "level": ""},
-                                  {"ply": "99", "level": "hard"}, {"ply": "7", "level": "hard"}])
+                                  {"ply": "99", "level": "hard"}, {"ply": "7", "level": "hard"},
+                                  # '²' passes str.isdigit(), which int() does not; a long one passes int()'s limit
+                                  {"ply": "²", "level": "hard"}, {"ply": "9" * 5000, "level": "hard"}])
 def test_bad_form_answers_400_on_the_replay_and_creates_nothing(data, make_game, player, player_client):
     old = finished(make_game, player)
     before = Game.objects.count()

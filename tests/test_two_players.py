@@ -19,6 +19,7 @@ from games.services import (
     ChallengeTaken,
     GameFinished,
     InvalidGameSettings,
+    NotAChallenge,
     NotCreator,
     NotInvited,
     NotSeated,
@@ -148,6 +149,21 @@ def test_cancel_only_by_creator_only_while_open(player, other_player):
 def test_cancel_after_acceptance_is_refused(duel, player):
     with pytest.raises(ChallengeTaken):
         challenge_cancel(game=duel, player=player)
+
+
+@pytest.mark.parametrize("opponent", ["easy", "local", "watch"])
+def test_a_game_that_never_was_a_challenge_says_so(make_game, other_player, other_client, opponent):
+    game = make_game(opponent=opponent)
+    version, seated = game.version, game.o_player_id
+    for action, who in ((challenge_accept, other_player), (challenge_cancel, game.created_by)):
+        with pytest.raises(NotAChallenge, match="is not a challenge"):
+            action(game=game, player=who)
+    response = other_client.post(reverse("games:accept", args=[game.pk]))
+    assert response.status_code == 409 and "not a challenge" in response.content.decode()
+    response = other_client.post(f"/api/games/{game.pk}/accept", content_type="application/json")
+    assert response.status_code == 409 and response.json()["code"] == "not_a_challenge"
+    game.refresh_from_db()
+    assert game.version == version and game.o_player_id == seated
 
 
 # Services: moves, resign, spectators -------------------------------------------------------------------

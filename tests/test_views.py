@@ -284,6 +284,8 @@ def assert_unchanged(game, ply):
         ("-1", 400, "out of range"),
         ("9", 400, "out of range"),
         ("99999", 400, "out of range"),
+        ("9999999999", 400, "out of range"),  # a number, however long, is judged by the engine
+        ("٣", 400, "cell number"),  # an Arabic-Indic 3: int() reads it, the API does not, nor do we
         ("0", 400, "already taken"),
     ],
 )
@@ -471,7 +473,21 @@ def test_history_filters(player_client, player):
     assert listed(result="drawn") == set()
     assert listed(variant="nxn") == {nxn.pk}
     assert listed(variant="classic", result="lost") == {lost.pk}
-    assert listed(variant="bogus") == {won.pk, lost.pk, nxn.pk}  # an unknown filter is ignored
+    assert listed(variant="bogus") == {won.pk, lost.pk, nxn.pk}  # an unknown filter is left out (and named)
+    assert listed(variant="bogus", result="lost") == {lost.pk}  # the filters that make sense still hold
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_history_names_a_filter_it_does_not_know(player_client, player, htmx):
+    params = {"variant": "nope", "result": "bogus"}
+    response = player_client.get(reverse("games:history"), params, **(HTMX if htmx else {}))
+    assert response.status_code == 400
+    html = response.content.decode()
+    if not htmx:  # the full page shows it under the filters; the partial is only the table
+        assert "There is no variant called “nope”; There is no result filter called “bogus”" in html
+        assert 'id="filter-error"' in html
+    assert player_client.get(reverse("games:history"), {"variant": "nxn"}).status_code == 200
+    assert 'id="filter-error"' not in player_client.get(reverse("games:history")).content.decode()
 
 
 def test_history_htmx_partial_and_pagination(player_client, player, make_game):
@@ -557,3 +573,14 @@ def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client,
     nested = make_game(variant="ultimate")
     html = player_client.post(reverse("games:move", args=[nested.pk]), {"move": "40"}, **HTMX).content.decode()
     assert 'hx-swap-oob="innerHTML">X played board 4, cell 4. ' in html
+
+
+# HEAD, as monitors and link checkers send it ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["games:history", "games:new", "leaderboard", "rules"])
+def test_pages_answer_head_like_get(player_client, name):
+    get, head = player_client.get(reverse(name)), player_client.head(reverse(name))
+    assert head.status_code == get.status_code == 200
+    assert head.content == b""
+

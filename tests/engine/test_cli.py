@@ -303,6 +303,12 @@ def test_multi_random_start_is_shown() -> None:
         (["--variant", "classic", "--x", "human:fast=1"], "takes no options"),
         (["--option", "size=5"], "needs --variant"),
         (["--seed", "abc"], "invalid int"),
+        # a budget that never runs out would never return; nan compares false with every bound
+        (["--variant", "classic", "--x", "mcts:seconds=inf"], "at most 3600"),
+        (["--variant", "classic", "--x", "mcts:seconds=1e308"], "at most 3600"),
+        (["--variant", "classic", "--x", "mcts:seconds=nan"], "at most 3600"),
+        (["--variant", "classic", "--x", "mcts:c=nan"], "finite number"),
+        (["--variant", "classic", "--x", "mcts:c=inf"], "finite number"),
     ],
 )
 def test_bad_command_lines(argv: list[str], words: str) -> None:

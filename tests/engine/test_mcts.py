@@ -6,6 +6,7 @@ everything else takes a few seconds.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -122,6 +123,13 @@ def test_mcts_options() -> None:
         get_strategy("mcts", iterations=0)
     with pytest.raises(ValueError):
         get_strategy("mcts", seconds=-1.0)
+    for seconds in (math.inf, math.nan, 3600.5):
+        with pytest.raises(ValueError, match="at most 3600"):
+            get_strategy("mcts", seconds=seconds)
+    for c in (math.inf, math.nan, -0.5):
+        with pytest.raises(ValueError, match="finite number"):
+            get_strategy("mcts", c=c)
+    assert get_strategy("mcts", seconds=3600, c=0).c == 0.0
     with pytest.raises(ValueError):
         get_strategy("mcts", iterations="many")
     with pytest.raises(ValueError):

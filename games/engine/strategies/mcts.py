@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from math import log, sqrt
+from math import inf, log, sqrt
 from operator import add as add_
 from operator import or_
 from typing import Any
@@ -34,6 +34,8 @@ from . import Strategy, register
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_C = 1.0
+#: an hour a move: a budget no one waits for (inf or 1e308 would never return)
+MAX_SECONDS = 3600
 #: how often (in iterations) an ``iterations``-bounded search checks whether the leader is settled
 SETTLE_CHECK = 64
 
@@ -53,10 +55,12 @@ class MCTSStrategy(Strategy):
         iterations, seconds, c = self.options["iterations"], self.options["seconds"], self.options["c"]
         if iterations is not None and iterations < 1:
             raise ValueError(f"option 'iterations' of strategy 'mcts' must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"option 'seconds' of strategy 'mcts' must be more than 0, not {seconds}")
-        if c is not None and c < 0:
-            raise ValueError(f"option 'c' of strategy 'mcts' must not be negative, not {c}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(
+                f"option 'seconds' of strategy 'mcts' must be more than 0 and at most {MAX_SECONDS}, not {seconds}"
+            )
+        if c is not None and not 0 <= c < inf:  # also refuses nan, which compares false with anything
+            raise ValueError(f"option 'c' of strategy 'mcts' must be a finite number of at least 0, not {c}")
         if iterations is None and seconds is None:
             seconds = self.options["seconds"] = DEFAULT_SECONDS  # shown as the setting in use
         self.iterations: int | None = iterations
