@@ -23,7 +23,7 @@ def _strategy_choices() -> list[tuple[str, str]]:
 
 
 VISIBILITY_CHOICES = [
-    ("", "Default: anyone signed in, or only us two for a named player"),
+    ("", "Default: public, private if you name a player"),
     ("public", "Anyone signed in may watch"),
     ("private", "Private: only the players"),
 ]
@@ -34,9 +34,16 @@ class NewGameForm(forms.Form):
     size = forms.IntegerField(
         required=False, min_value=3, max_value=10, initial=5, label="Size (n x n)", help_text="3 to 10; n in a row wins"
     )
-    rows = forms.IntegerField(required=False, min_value=3, max_value=19, initial=15, label="Rows")
-    cols = forms.IntegerField(required=False, min_value=3, max_value=19, initial=15, label="Columns")
-    k = forms.IntegerField(required=False, min_value=3, max_value=19, initial=5, label="In a row to win (k)")
+    rows = forms.IntegerField(
+        required=False, min_value=3, max_value=19, initial=15, label="Rows", help_text="3 to 19"
+    )
+    cols = forms.IntegerField(
+        required=False, min_value=3, max_value=19, initial=15, label="Columns", help_text="3 to 19"
+    )
+    k = forms.IntegerField(
+        required=False, min_value=3, max_value=19, initial=5, label="In a row to win (k)",
+        help_text="3 up to the longer side",
+    )
     closed_boards = forms.BooleanField(required=False, label="Won boards are closed")
     random_start = forms.BooleanField(required=False, label="First board drawn at random")
     opponent = forms.ChoiceField(choices=Opponent.choices, initial=Opponent.MEDIUM, widget=forms.RadioSelect)

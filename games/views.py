@@ -156,7 +156,9 @@ def cell_position(game: Game, move: int, cols: int) -> dict[str, Any]:
     return {"row": row + 1, "col": col + 1, "name": name}
 
 
-def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str, hint: bool = False) -> str:
+def _cell_html(
+    move: int, mark: str, playable: bool, last: bool, label: str, hint: bool = False, win: bool = False
+) -> str:
     """One cell of the board, as the web contract has it (data-cell, data-mark; data-move only when playable).
 
     Built here rather than by a template include per cell (a 19 x 19 board has 361): everything in it
@@ -173,6 +175,9 @@ def _cell_html(move: int, mark: str, playable: bool, last: bool, label: str, hin
         classes += f" mark-{mark.lower()}"
     if last:
         classes += " last"
+    if win:  # a cell of the line that won the game
+        classes += " win"
+        label += ", in the winning line"
     return (f'<span class="{classes}" data-cell="{move}" data-mark="{mark}" role="img" '
             f'aria-label="{label}">{mark}</span>')
 
@@ -191,23 +196,30 @@ def board_context(
     if last is None:
         last = getattr(state, "last_move", None)
 
+    winning = set(state.winning_cells)
+
     def cell(move: int, label: str) -> str:
         mark = cells[move] or ""
-        return _cell_html(move, mark, move in playable, move == last, f"{label}, {mark or 'empty'}", move == hint)
+        return _cell_html(
+            move, mark, move in playable, move == last, f"{label}, {mark or 'empty'}", move == hint, move in winning
+        )
 
     if variant.nested:
         active = set(state.active_boards)
         winners = state.board_winners
+        winning_boards = set(state.winning_boards)
         boards = [
             {
                 "index": b,
                 "winner": winners[b] or "",
+                "winning": b in winning_boards,
                 "active": b in active and (not interactive or bool(playable)),
                 "cells_html": mark_safe("".join(cell(9 * b + c, f"Board {b}, cell {c}") for c in range(9))),
             }
             for b in range(9)
         ]
-        return {"nested": True, "boards": boards, "interactive": bool(playable)}
+        score = {"x": winners.count("X"), "o": winners.count("O")}  # multi is won on it; ultimate shows it too
+        return {"nested": True, "boards": boards, "interactive": bool(playable), "score": score}
     rows, cols = variant.rows, variant.cols
     classic = game.variant == "classic"
     grid = "".join(
@@ -307,7 +319,7 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
         tone = "won" if mine else "lost" if lost else "over"
         return {"text": text, "tone": tone, "computer_to_move": False}
     if game.status == Game.Status.OPEN:
-        return {"text": "Waiting for an opponent to join", "tone": "waiting", "computer_to_move": False}
+        return {"text": _challenge_text(game, player), "tone": "waiting", "computer_to_move": False}
     side = state.to_move
     if game.is_computer(side):
         computer_to_move = True
@@ -319,6 +331,21 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
     else:
         text = f"{side} to move ({game.seat_label(side)})"
     return {"text": text, "tone": "turn", "computer_to_move": computer_to_move}
+
+
+def _challenge_text(game: Game, player) -> str:
+    """An open challenge in the words of whoever looks at it: its maker, its invitee, or anyone else."""
+    creator_side = "O" if game.open_side() == "X" else "X"
+    pid = getattr(player, "pk", None)
+    if pid == game.created_by_id and game.invitee_id:
+        return f"Waiting for {game.invitee.get_username()} to accept"
+    if pid == game.created_by_id:
+        return "Waiting for an opponent to join"
+    if pid == game.invitee_id:
+        return f"{game.seat_label(creator_side)} challenges you: accept to play"
+    if game.invitee_id is None:
+        return f"Open challenge from {game.seat_label(creator_side)}: accept to play"
+    return "Waiting for the invited player to accept"
 
 
 def _poll_every(game: Game, player, sides: list[str], rematch_id: int | None) -> str:
@@ -363,9 +390,10 @@ def play_context(
     offered_by = game.rematch_offered_by_id
     draw_by = game.draw_offered_by_id
     running = two_players and game.status == Game.Status.ACTIVE
-    on_my_own = (
-        bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players and not status["computer_to_move"]
-    )
+    can_accept = is_open and not mine and not sides and game.invitee_id in (None, player.pk)
+    alone = bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
+    on_my_own = alone and not status["computer_to_move"]
+    thinks_for_me = alone and status["computer_to_move"]
     return {
         "game": game,
         "urls": game_urls(game.pk),
@@ -391,6 +419,9 @@ def play_context(
         # thinks), and ask for a hint on their turn
         "can_take_back": on_my_own and takeback_keep(game, position.moves, sides) is not None,
         "can_hint": on_my_own and game.to_move in sides,
+        # while the computer answers, the same buttons stay in place, disabled
+        "computer_thinks_for_me": thinks_for_me,
+        "has_takeback": thinks_for_me and takeback_keep(game, position.moves, sides) is not None,
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,
         "x_label": game.seat_label("X"),
@@ -400,11 +431,12 @@ def play_context(
         # a running game between two players: each seat's rating as the game started
         "x_rating_now": game.rating_now("X"),
         "o_rating_now": game.rating_now("O"),
-        "spectator": not is_involved(game, player),
+        # neither a player nor someone who may take the open seat
+        "spectator": not is_involved(game, player) and not can_accept,
         "poll_every": (poll_every := _poll_every(game, player, sides, rematch_id)),
         "poll_hidden": POLL_HIDDEN if poll_every and sides and not game.is_finished else "",
         # challenges: only the controls that are this viewer's
-        "can_accept": is_open and not mine and not sides and game.invitee_id in (None, player.pk),
+        "can_accept": can_accept,
         "can_cancel": is_open and mine,
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if is_open and mine else "",
         "invitee_label": game.invitee.get_username() if game.invitee_id else "",

@@ -200,6 +200,10 @@ def test_no_take_back_while_the_computer_thinks(make_game, player, player_client
     response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)
     text = response.content.decode()
     assert 'id="thinking"' in text and 'id="takeback"' not in text
+    # the buttons stay where they were, disabled, so that nothing jumps while the computer thinks
+    assert '<button type="button" disabled title="After the computer\'s move">Take back</button>' in text
+    assert '<button type="button" disabled title="After the computer\'s move">Hint</button>' in text
+    assert text.index('id="thinking"') > text.index('id="board"')  # under the board, in its note line
 
 
 def test_against_another_player_the_page_refuses(duel, player, player_client, other_client):

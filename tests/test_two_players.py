@@ -401,6 +401,21 @@ def test_challenge_page_for_others_has_accept(other_client, player):
     assert 'id="accept-challenge"' in html and 'id="cancel-challenge"' not in html and 'id="share-link"' not in html
 
 
+def test_a_challenge_says_what_it_is_to_each_viewer(player_client, other_client, third_client, player, other_player):
+    def status(client, game):
+        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        return re.search(r'id="status"[^>]*>([^<]*)<', html).group(1), 'id="spectating"' in html
+
+    open_one = challenge_create(player=player, variant="classic")
+    assert status(player_client, open_one) == ("Waiting for an opponent to join", False)
+    # someone who may take the seat is not "watching"
+    assert status(other_client, open_one) == ("Open challenge from alice: accept to play", False)
+    direct = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
+    assert status(player_client, direct) == ("Waiting for bob to accept", False)
+    assert status(other_client, direct) == ("alice challenges you: accept to play", False)
+    assert status(third_client, direct) == ("Waiting for the invited player to accept", True)
+
+
 def test_direct_challenge_page_for_someone_else(third_client, player, other_player):
     private = challenge_create(player=player, variant="classic", invitee=other_player)
     assert third_client.get(reverse("games:detail", args=[private.pk])).status_code == 404

@@ -584,3 +584,49 @@ def test_pages_answer_head_like_get(player_client, name):
     assert head.status_code == get.status_code == 200
     assert head.content == b""
 
+
+# What won the game ---------------------------------------------------------------------------------------
+
+
+def win_cells(html: str) -> list[int]:
+    return [int(cell) for cell in re.findall(r'class="cell mark-\w(?: last)? win" data-cell="(\d+)"', html)]
+
+
+def test_the_winning_line_is_marked_on_the_page_and_the_replay(player_client, make_game, player):
+    game = make_game()
+    finish(game, player, (0, 3, 1, 4))
+    assert win_cells(player_client.get(reverse("games:detail", args=[game.pk])).content.decode()) == []
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "2"}, **HTMX)
+    html = response.content.decode()
+    assert win_cells(html) == [0, 1, 2] and "in the winning line" in html
+    replay = reverse("games:replay", args=[game.pk])
+    assert win_cells(player_client.get(replay).content.decode()) == [0, 1, 2]
+    assert win_cells(player_client.get(replay, {"ply": 4}).content.decode()) == []
+
+
+@pytest.mark.parametrize("variant", ["ultimate", "multi"])
+def test_nested_boards_show_the_score_and_the_boards_that_won(player_client, make_game, player, variant):
+    import random
+
+    from games.engine import get_variant
+
+    # random games until one has a winner (a drawn one starts again)
+    rng, state, moves = random.Random(5), get_variant(variant).new_game(), []
+    while not (state.is_over and state.winner):
+        if state.is_over:
+            state, moves = get_variant(variant).new_game(), []
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    game = make_game(variant=variant)
+    for move in moves[:-1]:
+        move_play(game=game, player=player, move=move)
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "small-board" in html and " winning" not in html
+    owners = state.board_winners
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": str(moves[-1])}, **HTMX)
+    html = response.content.decode()
+    score = f'X</span> {owners.count("X")} · <span class="mark-o">O</span> {owners.count("O")}'
+    assert 'id="board-score"' in html and score in html
+    shown = [int(b) for b in re.findall(r'class="small-board[^"]* winning"\s+data-board="(\d)"', html)]
+    assert shown == list(state.winning_boards) and shown

@@ -113,6 +113,11 @@ class State(ABC):
     @abstractmethod
     def cells(self) -> tuple[str | None, ...]: ...
 
+    @property
+    def winning_cells(self) -> tuple[int, ...]:
+        """The cells of the line (or lines, made by one move) that won the game; () when no line won it."""
+        return ()
+
     def _check_move_type(self, move: object) -> int:
         if isinstance(move, bool) or not isinstance(move, int):
             raise IllegalMove(f"a move must be a whole number (a cell index), not {move!r}")

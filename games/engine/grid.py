@@ -236,6 +236,18 @@ class GridState(State):
             "X" if x >> i & 1 else "O" if o >> i & 1 else None for i in range(self.variant.cell_count)
         )
 
+    @property
+    def winning_cells(self) -> tuple[int, ...]:
+        if self.winner is None or self.last_move is None:
+            return ()
+        mine = self.x if self.winner == "X" else self.o
+        # the winning move is the last one: only the lines through it can be complete
+        mask = 0
+        for line in self.variant.cell_lines[self.last_move]:
+            if mine & line == line:
+                mask |= line
+        return tuple(i for i in range(self.variant.cell_count) if mask >> i & 1)
+
     def key(self) -> tuple[int, int]:
         """A hashable identity of the position (the side to move follows from it)."""
         return self.x, self.o

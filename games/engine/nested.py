@@ -309,6 +309,10 @@ class NestedVariant(Variant):
     def result(self, xwon: int, owon: int, closed: int, mover: int) -> tuple[bool, int]:
         """(is_over, winner index: 0 X, 1 O, -1 none) after ``mover`` moved."""
 
+    @abstractmethod
+    def winning_mask(self, won: int) -> int:
+        """Of the winner's won boards (9-bit ``won``), the ones that won the game."""
+
     def playout(self, state: NestedState, rng: random.Random | None = None) -> str | None:
         """Play uniformly random moves to the end; return the winner ("X", "O") or None for a draw."""
         if state.is_over:
@@ -379,6 +383,13 @@ class Ultimate(NestedVariant):
             return True, mover
         return closed == ALL9, -1
 
+    def winning_mask(self, won: int) -> int:
+        mask = 0
+        for line in LINES3:  # three won boards in a row
+            if won & line == line:
+                mask |= line
+        return mask
+
 
 class Multi(NestedVariant):
     key = "multi"
@@ -412,6 +423,9 @@ class Multi(NestedVariant):
             return False, -1
         nx, no = POPCOUNT9[xwon], POPCOUNT9[owon]
         return True, 0 if nx > no else 1 if no > nx else -1
+
+    def winning_mask(self, won: int) -> int:
+        return won  # more boards won: all of them count
 
 
 class NestedState(State):
@@ -496,6 +510,14 @@ class NestedState(State):
     @property
     def board_winners(self) -> tuple[str | None, ...]:
         return tuple("X" if self.xwon >> b & 1 else "O" if self.owon >> b & 1 else None for b in range(9))
+
+    @property
+    def winning_boards(self) -> tuple[int, ...]:
+        """The boards that won the game: a line of three (ultimate), or all the winner's (multi); () if none did."""
+        if self.winner is None:
+            return ()
+        mask = self.variant.winning_mask(self.xwon if self.winner == "X" else self.owon)
+        return tuple(b for b in range(9) if mask >> b & 1)
 
     def key(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
         """A hashable identity of the position (target and board owners decide what follows)."""

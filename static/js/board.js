@@ -1,4 +1,6 @@
-/* Playing with the keyboard. The playable cells are buttons, so Tab and Enter already work; this adds:
+/* Playing with the keyboard. The playable cells are buttons, so Enter plays; this adds:
+ * - the board is one Tab stop (a "roving tabindex"): Tab reaches one playable cell (the hint, or the one
+ *   last used), the next Tab leaves the board for the buttons, even on a 15 x 15 board;
  * - arrow keys move between playable cells (the nearest one on screen in that direction, so occupied
  *   cells are skipped and nested boards need no special case);
  * - after a move, a computer's reply or a live update swaps the board, the keyboard focus comes back
@@ -47,6 +49,30 @@
       }
     });
     return best;
+  }
+
+  // One playable cell takes part in the Tab order (tabindex 0), the others are reached by the arrows.
+  function rove(current) {
+    var buttons = playable();
+    if (!buttons.length) return;
+    if (buttons.indexOf(current) < 0) {
+      current = document.querySelector("#board button[data-hint]") || nearest(lastSpot || center(buttons[0]), buttons, 0, 0, null);
+    }
+    buttons.forEach(function (button) { button.tabIndex = button === current ? 0 : -1; });
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var button = event.target.closest && event.target.closest("#board button[data-move]");
+    if (button) {
+      lastSpot = center(button);
+      rove(button);
+    }
+  });
+  document.addEventListener("htmx:load", function () { rove(null); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { rove(null); });
+  } else {
+    rove(null);
   }
 
   document.addEventListener("keydown", function (event) {

@@ -147,6 +147,30 @@ def test_the_board_is_played_with_the_keyboard_alone(page: Page):
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'status'")
 
 
+def test_the_board_is_one_tab_stop(page: Page):
+    # a 15 x 15 board has 225 playable cells: Tab enters the board once and leaves it with the next Tab
+    sign_up(page, "tab")
+    create_game(page, "mnk", "easy", rows=15, cols=15, k=5)
+    assert page.locator('#board button[data-move][tabindex="0"]').count() == 1
+    assert page.locator('#board button[data-move][tabindex="-1"]').count() == 224
+    page.locator("#status").evaluate("el => { el.tabIndex = -1; el.focus(); }")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.matches('#board button[data-move]')")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    moved_to = _focused_move(page)
+    assert moved_to == "16"  # from 0: right, then down
+    assert page.locator('#board button[tabindex="0"]').get_attribute("data-move") == moved_to
+    page.keyboard.press("Tab")  # off the board at once, to the game's buttons
+    assert page.evaluate("() => document.activeElement.id") == "hint-button"
+    page.keyboard.press("Shift+Tab")  # and back to the cell last used
+    assert _focused_move(page) == moved_to
+    page.keyboard.press("Enter")
+    expect(page.locator('#board [data-cell="16"]')).to_have_attribute("data-mark", "X")
+    _htmx_idle(page)
+    assert page.locator('#board button[data-move][tabindex="0"]').count() == 1  # still one stop after the swap
+
+
 def test_a_mouse_click_leaves_the_focus_alone(page: Page):
     sign_up(page, "lee")
     create_game(page, "classic", "local")

@@ -300,8 +300,10 @@ def test_ultimate_won_by_three_boards() -> None:
             lined = {owners[a] for a, b, c in lines if owners[a] is not None and owners[a] == owners[b] == owners[c]}
             if lined:
                 assert state.is_over and lined == {state.winner}
+                line_boards = {b for line in lines for b in line if all(owners[c] == state.winner for c in line)}
+                assert set(state.winning_boards) == line_boards
             else:
-                assert state.winner is None
+                assert state.winner is None and state.winning_boards == ()
         if state.winner is None:
             assert None not in state.cells
         results.add(state.winner)
@@ -354,6 +356,8 @@ def test_multi_random_games_obey_the_rules() -> None:
         assert state.closed == ALL9
         nx, no = state.board_winners.count("X"), state.board_winners.count("O")
         assert state.winner == ("X" if nx > no else "O" if no > nx else None)
+        # what won it: every board of the winner
+        assert state.winning_boards == tuple(b for b in range(9) if state.winner and owners[b] == state.winner)
         winners.add(state.winner)
     assert winners == {"X", "O", None}
 
@@ -408,6 +412,19 @@ def test_classic_lines(line: list[int]) -> None:
     # O's two marks cannot make a line; X's third move completes the line
     state = _with_marks("classic", line, others[:2])
     assert state.is_over and state.winner == "X"
+    assert state.winning_cells == tuple(sorted(line))
+
+
+def test_winning_cells() -> None:
+    # one move can make two lines: X's 0 completes the top row and the left column
+    state = _play("classic", [1, 4, 2, 5, 3, 7, 6, 8, 0])
+    assert state.winner == "X" and state.winning_cells == (0, 1, 2, 3, 6)
+    assert _play("classic", [0, 4, 8]).winning_cells == ()  # not over
+    assert _play("classic", [0, 1, 2, 4, 3, 5, 7, 6, 8]).winning_cells == ()  # a draw
+    # gomoku: six in a row is a win, and all six are the line
+    x_cells, o_cells = [0, 1, 2, 3, 5, 4], [100, 122, 144, 166, 188]
+    state = _with_marks("mnk", x_cells, o_cells, rows=15, cols=15, k=5)
+    assert state.winner == "X" and state.winning_cells == (0, 1, 2, 3, 4, 5)
 
 
 def test_classic_o_wins() -> None:
