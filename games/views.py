@@ -234,6 +234,9 @@ def board_context(
         "cols": cols,
         "size_class": "large" if max(rows, cols) > 10 else "medium" if max(rows, cols) > 5 else "small",
         "interactive": bool(playable),
+        # the names the move list uses ("G5"), along the edges; classic names its cells 1-9 instead
+        "col_labels": "" if classic else COLUMN_LETTERS[:cols],
+        "row_labels": [] if classic else range(1, rows + 1),
     }
 
 

@@ -242,3 +242,13 @@ def test_a_profile_with_games_against_the_computer_only(make_player, player, pla
     assert "No finished games against other players yet." in page
     computer = page.split('id="stats-computer"')[1].split("</table>")[0]
     assert 'data-variant="four" data-computer="medium"' in computer and "<tfoot>" not in computer
+
+
+def test_the_login_page_says_what_the_site_is_to_a_visitor(client):
+    html = client.get(reverse("login")).content.decode()
+    assert 'id="welcome"' in html and "Tic-tac-toe and its big brothers" in html
+    assert f'href="{reverse("signup")}"' in html and f'href="{reverse("rules")}"' in html
+    assert html.count("<h1") == 1
+    # sent here from a page that needs an account: straight to the form
+    html = client.get(reverse("login"), {"next": "/games/"}).content.decode()
+    assert 'id="welcome"' not in html and "Please log in to see that page." in html

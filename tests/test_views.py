@@ -630,3 +630,16 @@ def test_nested_boards_show_the_score_and_the_boards_that_won(player_client, mak
     assert 'id="board-score"' in html and score in html
     shown = [int(b) for b in re.findall(r'class="small-board[^"]* winning"\s+data-board="(\d)"', html)]
     assert shown == list(state.winning_boards) and shown
+
+
+def test_grid_boards_name_their_rows_and_columns_as_the_move_list_does(player_client, make_game, player):
+    game = make_game(variant="mnk", options={"rows": 6, "cols": 9, "k": 4})
+    move_play(game=game, player=player, move=9 * 4 + 6)  # row 5, column G
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    columns = re.search(r'class="coords coords-cols"[^>]*>(.*?)</div>', html).group(1)
+    rows = re.search(r'class="coords coords-rows"[^>]*>(.*?)</div>', html).group(1)
+    assert re.findall(r"<span>(\w+)</span>", columns) == list("ABCDEFGHJ")  # no I, as on go boards
+    assert re.findall(r"<span>(\w+)</span>", rows) == [str(n) for n in range(1, 7)]
+    assert re.search(r"<td[^>]*>G5</td>", html), "the move list names the same cell"
+    classic = make_game()
+    assert "coords" not in player_client.get(reverse("games:detail", args=[classic.pk])).content.decode()
