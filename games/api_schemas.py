@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import StrictBool, StrictInt
+from pydantic import AfterValidator, StrictBool, StrictInt
 
 from .engine import VARIANTS
 from .models import Opponent
+
+
+def _no_nul(text: str) -> str:
+    if "\x00" in text:
+        raise ValueError("a NUL character (\\u0000) is not allowed here")
+    return text
+
+
+#: a string without NUL characters: PostgreSQL cannot store or compare one (the web has NullCharacterMiddleware)
+Text = Annotated[str, AfterValidator(_no_nul)]
 
 # Built from the model's choices so the API offers exactly what the services accept.
 OpponentName = Literal[tuple(Opponent.values)]  # type: ignore[valid-type]
@@ -88,7 +98,7 @@ class MeOut(Schema):
 class GameCreateIn(Schema):
     """The words of the web form (DESIGN.md): variant, its options, opponent, side, strategy."""
 
-    variant: str = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
+    variant: Text = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
     # strict: JSON's true is not the number 1, nor "5" the number 5 (the services check each option's type)
     options: dict[str, StrictInt | StrictBool] = Field(
         default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
@@ -98,8 +108,8 @@ class GameCreateIn(Schema):
         "computer), human (another player; the game waits for them)"
     )
     side: Literal["X", "O", "random"] = Field("X", description="your side; X moves first")
-    strategy: str | None = Field(None, description="a strategy name overriding the computer's level")
-    invite: str | None = Field(
+    strategy: Text | None = Field(None, description="a strategy name overriding the computer's level")
+    invite: Text | None = Field(
         None, max_length=150, description="opponent human: the username of the only player who may accept (a direct "
         "challenge); empty for an open challenge anyone may accept",
     )

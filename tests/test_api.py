@@ -558,3 +558,13 @@ def test_options_and_head_get_json_405_or_404(token_client, url):
         if method == "options":
             assert response.json()["code"] in ("method_not_allowed", "not_found")
             assert response.json()["code"] == ("not_found" if "no-such" in url else "method_not_allowed")
+
+
+@pytest.mark.parametrize("field", ["variant", "strategy", "invite"])
+def test_a_nul_in_a_json_string_is_refused(token_client, field):
+    # PostgreSQL cannot hold one (a lookup of the invitee would fail there): refused on every database alike
+    data = {"variant": "classic", "opponent": "human" if field == "invite" else "easy", field: "ali\u0000ce"}
+    before = Game.objects.count()
+    body = assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
+    assert body["details"][0]["loc"] == f"body.{field}" and "NUL" in body["message"]
+    assert Game.objects.count() == before
