@@ -83,7 +83,6 @@ class GameAdmin(admin.ModelAdmin):
         return False  # games are made by playing (the new-game page, the API), which checks their rules
 
 
-
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "side", "move", "created")

@@ -846,8 +846,9 @@ def history(request: HttpRequest) -> HttpResponse:
         # a filter that is not one of the choices (an old or hand-typed link) is named and left out; the others hold
         variant = form.cleaned_data.get("variant") or None
         result = form.cleaned_data.get("result") or None
+        instead = {"variant": ("variant", "every variant is shown"), "result": ("result filter", "any result is shown")}
         problems = [
-            f"There is no {'variant' if name == 'variant' else 'result filter'} called “{form.data.get(name, '')[:40]}”"
+            f"There is no {instead[name][0]} called “{form.data.get(name, '')[:40]}”, so {instead[name][1]}."
             for name in form.errors
         ]
     games = game_history(request.user, variant=variant, result=result)
@@ -855,7 +856,7 @@ def history(request: HttpRequest) -> HttpResponse:
     rows = [history_row(game, request.user) for game in page.object_list]
     query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
     context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS,
-               "filter_error": "; ".join(problems) + ": showing games without that filter." if problems else ""}
+               "filter_error": " ".join(problems)}
     status = 400 if problems else 200
     if request.htmx:
         return render(request, "games/partials/_history.html", context, status=status)

@@ -484,7 +484,10 @@ def test_history_names_a_filter_it_does_not_know(player_client, player, htmx):
     assert response.status_code == 400
     html = response.content.decode()
     if not htmx:  # the full page shows it under the filters; the partial is only the table
-        assert "There is no variant called “nope”; There is no result filter called “bogus”" in html
+        assert (
+            "There is no variant called “nope”, so every variant is shown. "
+            "There is no result filter called “bogus”, so any result is shown."
+        ) in html
         assert 'id="filter-error"' in html
     assert player_client.get(reverse("games:history"), {"variant": "nxn"}).status_code == 200
     assert 'id="filter-error"' not in player_client.get(reverse("games:history")).content.decode()
