@@ -6,9 +6,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.generic import RedirectView
 
-from config.views import healthz
+from config.views import healthz, home
 from games import views as game_views
 from games.api import api
 from players import views as player_views
@@ -42,7 +41,7 @@ urlpatterns = [
     path("players/", include("players.urls")),
     path("games/", include("games.urls")),
     path("api/", api.urls),
-    path("", RedirectView.as_view(pattern_name="games:history", permanent=False), name="home"),
+    path("", home, name="home"),
 ]
 
 handler404 = "config.views.page_not_found"

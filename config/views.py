@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import Resolver404
 
 
@@ -14,6 +14,12 @@ def healthz(request: HttpRequest) -> HttpResponse:
     middleware, URL routing) costs per request before any work of the site's own.
     """
     return HttpResponse("ok", content_type="text/plain")
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The site's address: a player's games, or for a visitor the front door (the login page with its welcome,
+    not "Please log in to see that page")."""
+    return redirect("games:history" if request.user.is_authenticated else "login")
 
 
 def _said(exception: Exception) -> str:

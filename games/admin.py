@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -25,12 +26,24 @@ class MoveInline(admin.TabularInline):
         return False
 
 
+class GameAdminForm(forms.ModelForm):
+    """The change form's checks on top of the model's (GameAdmin's fieldsets choose the fields)."""
+
+    def clean(self) -> dict:
+        data = super().clean()
+        # the model's constraint keeps a result off a running game; the pages also need one on a finished game
+        if data.get("status") == Game.Status.FINISHED and not data.get("result"):
+            self.add_error("result", "A finished game needs a result: X wins, O wins or a draw.")
+        return data
+
+
 #: what a game is (its variant, options and computer seats): fixed when it is created
 RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameAdminForm
     list_display = ("id", "variant", "x_seat", "o_seat", "opponent", "status", "result", "ply", "created")
     list_display_links = ("id", "variant")
     list_filter = ("variant", "status", "result", "result_reason", "opponent", "private", "created")

@@ -23,9 +23,9 @@ def _strategy_choices() -> list[tuple[str, str]]:
 
 
 VISIBILITY_CHOICES = [
-    ("", "Default: public, private if you name a player"),
-    ("public", "Anyone signed in may watch"),
-    ("private", "Private: only the players"),
+    ("", "Default"),
+    ("public", "Anyone signed in"),
+    ("private", "Only the players"),
 ]
 
 
@@ -62,6 +62,7 @@ class NewGameForm(forms.Form):
     )
     visibility = forms.ChoiceField(
         choices=VISIBILITY_CHOICES, required=False, initial="", label="Who may watch",
+        help_text="Default: anyone signed in, but only the two players for a challenge to a named player",
     )
 
     def clean(self) -> dict[str, Any]:

@@ -141,3 +141,22 @@ def test_an_action_on_ids_that_are_not_ids_does_nothing(staff_client, player, se
     assert response.status_code == 200
     assert "is not the id of any item here" in response.content.decode()
     assert Player.objects.get(pk=player.pk).is_active
+
+
+def test_a_finished_game_needs_a_result(staff_client, player_client, make_game):
+    game = make_game()
+    url = reverse("admin:games_game_change", args=[game.pk])
+    form = {
+        "created_by": game.created_by_id, "x_player": game.x_player_id, "o_player": game.o_player_id,
+        "status": "finished", "result": "", "result_reason": "",
+        "moves-TOTAL_FORMS": "0", "moves-INITIAL_FORMS": "0", "moves-MIN_NUM_FORMS": "0", "moves-MAX_NUM_FORMS": "0",
+    }
+    response = staff_client.post(url, form)
+    assert response.status_code == 200 and "A finished game needs a result" in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == "active"
+    response = staff_client.post(url, {**form, "result": "draw", "result_reason": "agreed"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("finished", "draw")
+    assert "Draw" in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()

@@ -53,9 +53,12 @@ def test_healthz_is_trivial(client, django_assert_num_queries):
     assert "sessionid" not in response.cookies
 
 
-def test_root_redirects_to_games(client):
-    response = client.get("/")
+def test_root_redirects_to_games_or_to_the_front_door(client, player_client):
+    response = player_client.get("/")
     assert response.status_code == 302 and response["Location"] == reverse("games:history")
+    response = client.get("/", follow=True)  # a visitor: the login page with its welcome, no "next"
+    assert response.redirect_chain == [(reverse("login"), 302)]
+    assert 'id="welcome"' in response.content.decode()
 
 
 # New game ---------------------------------------------------------------------------------------
