@@ -118,6 +118,10 @@ class Game(models.Model):
     takebacks = models.PositiveIntegerField(default=0)
     #: hints asked for so far (the same games: a hint is the hard level's move, shown on the board)
     hints = models.PositiveIntegerField(default=0)
+    #: the latest hint: the move suggested and the ply it was for. While the game is still at that ply it is the
+    #: hint (shown again on the page, given again without counting); a move or a takeback leaves it behind.
+    hint_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    hint_ply = models.PositiveIntegerField(null=True, blank=True)
     #: a game between two players (games.rating): each seat's rating in the variant before it (noted when it
     #: starts, written again from the ratings it is rated from when it ends) and after it (a rated game)
     x_rating_before = models.FloatField(null=True, blank=True)
@@ -149,6 +153,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} · {self.variant} · {self.seat_label('X')} vs {self.seat_label('O')} · {self.status}"
+
+    @property
+    def current_hint(self) -> int | None:
+        """The move the latest hint suggested, if it was for the position the game is in now."""
+        return self.hint_move if self.hint_ply is not None and self.hint_ply == self.ply else None
 
     # Seats ---------------------------------------------------------------------------------
     def seat_player_id(self, side: str) -> int | None:

@@ -815,8 +815,9 @@ def move_takeback(*, game: Game | int, player) -> Game:
         locked.ply = keep
         locked.move_list = ",".join(map(str, moves[:keep]))
         locked.takebacks += 1
+        locked.hint_ply = locked.hint_move = None  # the position may come back by other moves: no old hint then
         locked.version += 1
-        locked.save(update_fields=["ply", "move_list", "takebacks", "version", "updated"])
+        locked.save(update_fields=["ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated"])
     return locked
 
 
@@ -825,6 +826,8 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
     thought, outside any transaction). Only in a running game with no other person in it (a hint against
     another player would be help they do not get), on the player's turn. ``hints`` counts them, and the
     game's version moves on so an open page shows the count. Returns the game and the suggested move.
+    Asked again in the same position, the same move comes back and is not counted again (a slow strategy
+    need not agree with itself, and a reload must not cost a hint).
     """
     pk = game if isinstance(game, int) else game.pk
     locked = Game.objects.select_related("x_player", "o_player", "created_by").get(pk=pk)  # read now, not locked
@@ -836,6 +839,8 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
     _check_playable(locked)
     if locked.to_move not in sides:
         raise NotYourTurn(f"it is not your turn: {locked.to_move} ({locked.seat_label(locked.to_move)}) is to move")
+    if locked.current_hint is not None:
+        return locked, locked.current_hint
     variant = game_variant(locked)
     state = state_after(locked, current_moves(locked))
     suggestion = difficulty(variant, "hard").choose(state)
@@ -844,8 +849,9 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
         if again.version != locked.version:
             raise MoveConflict("the game moved on while the hint was being worked out; ask again")
         again.hints += 1
+        again.hint_move, again.hint_ply = suggestion, again.ply
         again.version += 1
-        again.save(update_fields=["hints", "version", "updated"])
+        again.save(update_fields=["hints", "hint_move", "hint_ply", "version", "updated"])
     return again, suggestion
 
 

@@ -397,6 +397,9 @@ def play_context(
     alone = bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
     on_my_own = alone and not status["computer_to_move"]
     thinks_for_me = alone and status["computer_to_move"]
+    my_turn_alone = on_my_own and game.to_move in sides
+    if hint is None and my_turn_alone:
+        hint = game.current_hint  # asked for earlier in this position: still shown (a reload does not lose it)
     return {
         "game": game,
         "urls": game_urls(game.pk),
@@ -421,9 +424,10 @@ def play_context(
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn
         "can_take_back": on_my_own and takeback_keep(game, position.moves, sides) is not None,
-        "can_hint": on_my_own and game.to_move in sides,
-        # while the computer answers, the same buttons stay in place, disabled
+        "can_hint": my_turn_alone and hint is None,
+        # while the computer answers (or a hint is shown), the same buttons stay in place, disabled
         "computer_thinks_for_me": thinks_for_me,
+        "hint_shown": hint is not None,
         "has_takeback": thinks_for_me and takeback_keep(game, position.moves, sides) is not None,
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,

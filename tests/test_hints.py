@@ -93,9 +93,33 @@ def test_hint_on_the_game_page(make_game, player, player_client):
     cell = int(html.split("data-hint")[0].rsplit('data-move="', 1)[1].split('"')[0])
     assert f"Hint: {cell + 1}, highlighted on the board." in html
     assert f'hx-swap-oob="innerHTML">Hint: {cell + 1}.</span>' in html  # and read out
-    response = player_client.post(url)  # without JavaScript: the page itself, with the hint
-    assert response.status_code == 200 and "data-hint" in response.content.decode()
-    assert fresh(game).hints == 2
+    assert 'id="hint-button"' not in html and 'disabled title="The hint is on the board">Hint<' in html
+    response = player_client.post(url)  # without JavaScript: the page itself, with the same hint
+    assert response.status_code == 200 and f'data-move="{cell}" data-hint' in response.content.decode()
+    assert fresh(game).hints == 1  # the same position's hint again: not counted twice
+    html = player_client.get(page).content.decode()  # a reload keeps it on the board
+    assert f'data-move="{cell}" data-hint' in html and f"Hint: {cell + 1}, highlighted on the board." in html
+
+
+def test_the_same_position_gets_the_same_hint_once_counted(make_game, player, monkeypatch):
+    game = make_game(opponent="local", variant="nxn", options={"size": 5})
+    answers = iter([7, 11, 13, 17])
+
+    class Fickle:  # a slow strategy need not agree with itself
+        def choose(self, state):
+            return next(answers)
+
+    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Fickle())
+    assert move_hint(game=game, player=player)[1] == 7
+    assert move_hint(game=game, player=player)[1] == 7
+    assert fresh(game).hints == 1
+    move_play(game=game, player=player, move=0)  # a move: the old hint is left behind
+    assert fresh(game).current_hint is None
+    assert move_hint(game=game, player=player)[1] == 11
+    services.move_takeback(game=game, player=player)  # back to the first position: no hint kept
+    assert fresh(game).current_hint is None
+    assert move_hint(game=game, player=player)[1] == 13
+    assert fresh(game).hints == 3
 
 
 def test_no_hint_button_against_another_player_or_for_spectators(duel, make_game, make_player, player_client):
