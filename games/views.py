@@ -806,6 +806,9 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "analysis": analysis_context(game, verdicts, ply, state.variant.cols) if verdicts is not None else None,
         # "Play on from here": a finished game, at a position where the game was not over yet
         "can_play_on": game.is_finished and not state.is_over,
+        # the move shown was a mistake: play on from before it, as the side that made it ("" otherwise)
+        "try_better": verdicts[ply - 1].side if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake
+        else "",
         "to_move": state.to_move,
         "levels": [level.value for level in reversed(LEVELS)],  # hard first: the default
         "error": error,

@@ -124,6 +124,7 @@ def _profile_page(
     status: int = 200,
 ) -> HttpResponse:
     # the games app builds on players, not the reverse
+    from games.rating import PROVISIONAL_GAMES
     from games.selectors import computer_stats, player_stats, rating_history, recent_games
     from games.views import history_row
 
@@ -148,6 +149,7 @@ def _profile_page(
         "token_error": token_error,
         "max_tokens": MAX_TOKENS,
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
+        "provisional": PROVISIONAL_GAMES,  # a rating after fewer games is marked "?", as on the leaderboard
         "recent": [history_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }

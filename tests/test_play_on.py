@@ -176,3 +176,18 @@ def test_the_moves_it_started_with_are_not_taken_back(make_game, player, player_
     assert (back.ply, back.move_list) == (2, "4,1")  # back to where the game started, not further
     with pytest.raises(TakebackRefused):
         move_takeback(game=back, player=player)
+
+
+def test_a_mistake_offers_to_try_the_better_move(make_game, player, player_client):
+    old = finished(make_game, player)  # X 4, O 1: an edge against the centre loses, so move 2 is a mistake
+    replay = reverse("games:replay", args=[old.pk])
+    page = player_client.get(replay, {"ply": 2}).content.decode()
+    assert "a mistake" in page and 'id="try-better"' in page
+    assert "play on from before move 2 as O" in page
+    form = page[page.index('id="try-better"'):]
+    assert 'name="ply" value="1"' in form[: form.index("</form>")]
+    assert 'id="try-better"' not in player_client.get(replay, {"ply": 1}).content.decode()  # a good move
+    response = player_client.post(reverse("games:play_on", args=[old.pk]), {"ply": "1", "level": "hard"})
+    new = Game.objects.exclude(pk=old.pk).latest("pk")
+    assert response["Location"] == reverse("games:detail", args=[new.pk])
+    assert new.o_player == player and new.ply == 1  # O to move, where the mistake was made

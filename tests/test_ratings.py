@@ -204,7 +204,10 @@ def test_the_leaderboard_needs_a_signed_in_player(client):
 def test_profile_and_game_page_show_ratings(duel, player, other_player, player_client):
     game = play_out(duel, player, other_player)
     text = player_client.get(reverse("profile", args=["bob"])).content.decode()
-    assert f'<a href="{reverse("leaderboard")}?variant=classic">1480</a>' in text
+    assert f'<a href="{reverse("leaderboard")}?variant=classic">1480</a><abbr class="provisional"' in text
+    Rating.objects.filter(player=other_player, variant="classic").update(games=PROVISIONAL_GAMES)
+    text = player_client.get(reverse("profile", args=["bob"])).content.decode()
+    assert "1480</a><abbr" not in text  # enough games: no longer marked provisional, as on the leaderboard
     text = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'data-rating="1520"' in text and "1520 (+20)" in text and "1480 (\u221220)" in text
     text = player_client.get(reverse("games:replay", args=[game.pk])).content.decode()
