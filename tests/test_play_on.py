@@ -183,7 +183,7 @@ def test_a_mistake_offers_to_try_the_better_move(make_game, player, player_clien
     replay = reverse("games:replay", args=[old.pk])
     page = player_client.get(replay, {"ply": 2}).content.decode()
     assert "a mistake" in page and 'id="try-better"' in page
-    assert "play on from before move 2 as O" in page
+    assert "Try the better move as O, from before move 2:" in page
     form = page[page.index('id="try-better"'):]
     assert 'name="ply" value="1"' in form[: form.index("</form>")]
     assert 'id="try-better"' not in player_client.get(replay, {"ply": 1}).content.decode()  # a good move
