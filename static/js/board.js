@@ -3,6 +3,7 @@
  *   last used), the next Tab leaves the board for the buttons, even on a 15 x 15 board;
  * - arrow keys move between playable cells (the nearest one on screen in that direction, so occupied
  *   cells are skipped and nested boards need no special case);
+ * - on a phone, a big board's small cells take two taps (mark, then play);
  * - after a move, a computer's reply or a live update swaps the board, the keyboard focus comes back
  *   to the same place on the board (the nearest playable cell; the status line once none is left)
  *   instead of falling back to the top of the page. Mouse and touch users are left alone. */
@@ -13,8 +14,28 @@
   var lastSpot = null;
   var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
+  var pointer = "mouse";
   document.addEventListener("keydown", function () { keyboard = true; }, true);
-  document.addEventListener("pointerdown", function () { keyboard = false; }, true);
+  document.addEventListener("pointerdown", function (event) {
+    keyboard = false;
+    pointer = event.pointerType;
+  }, true);
+
+  // A finger on cells smaller than a fingertip (a 15 x 15 board on a phone): the first tap marks the cell,
+  // a second tap on it plays, so that a near miss costs nothing. Mouse, pen and keyboard play at once.
+  var FINGERTIP = 32;  // CSS pixels
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#board button[data-move]");
+    if (!button || pointer !== "touch" || button.classList.contains("armed")) return;
+    if (button.getBoundingClientRect().width >= FINGERTIP) return;
+    event.preventDefault();  // no submit: the form's htmx request waits for the second tap
+    document.querySelectorAll("#board button.armed").forEach(function (other) {
+      other.classList.remove("armed");
+      other.removeAttribute("aria-pressed");
+    });
+    button.classList.add("armed");
+    button.setAttribute("aria-pressed", "true");
+  }, true);
 
   function center(el) {
     var r = el.getBoundingClientRect();

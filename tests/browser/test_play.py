@@ -171,6 +171,21 @@ def test_the_board_is_one_tab_stop(page: Page):
     assert page.locator('#board button[data-move][tabindex="0"]').count() == 1  # still one stop after the swap
 
 
+def test_a_big_board_on_a_touch_screen_takes_two_taps(new_context):
+    page = new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+    sign_up(page, "tap")
+    create_game(page, "mnk", "local", rows=15, cols=15, k=5)
+    cell = page.locator('#board button[data-move="112"]')
+    cell.tap()  # the first tap only marks the cell (they are about 21 pixels wide here)
+    expect(cell).to_have_class(re.compile(r"\barmed\b"))
+    page.locator('#board button[data-move="113"]').tap()  # a near miss moves the mark, nothing is played
+    expect(page.locator("#board button.armed")).to_have_count(1)
+    assert mark_count(page) == 0
+    page.locator('#board button[data-move="113"]').tap()  # the second tap on it plays
+    expect(page.locator('#board [data-cell="113"]')).to_have_attribute("data-mark", "X")
+    assert Game.objects.get().ply == 1
+
+
 def test_a_mouse_click_leaves_the_focus_alone(page: Page):
     sign_up(page, "lee")
     create_game(page, "classic", "local")
