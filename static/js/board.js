@@ -1,4 +1,4 @@
-/* Playing with the keyboard. The playable cells are buttons, so Enter plays; this adds:
+/* Playing with the keyboard (and a finger). The playable cells are buttons, so Enter plays; this adds:
  * - the board is one Tab stop (a "roving tabindex"): Tab reaches one playable cell (the hint, or the one
  *   last used), the next Tab leaves the board for the buttons, even on a 15 x 15 board;
  * - arrow keys move between playable cells (the nearest one on screen in that direction, so occupied
@@ -15,7 +15,10 @@
   var ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
   var pointer = "mouse";
-  document.addEventListener("keydown", function () { keyboard = true; }, true);
+  document.addEventListener("keydown", function () {
+    keyboard = true;
+    pointer = "keyboard";  // Enter after a tap plays at once
+  }, true);
   document.addEventListener("pointerdown", function (event) {
     keyboard = false;
     pointer = event.pointerType;
