@@ -1,8 +1,9 @@
 """The admin site: every model admin on it answers odd query strings and forged selections with the admin's
 own messages, not a 500.
 
-Django's admin trusts a few things staff could still type or forge: a date lookup past the year 9999
-(``?created__year=99999`` fails when the query is compiled, after the page has started rendering), and
+Django's admin trusts a few things staff could still type or forge: a date lookup at or past the year 9999
+(``?created__year=99999`` fails when the query is compiled, after the page has started rendering; the date
+hierarchy's ``?created__year=9999`` when it works out the year's end), and
 action ids that are not ids (``_selected_action=abc``). Each model admin registered on this site, ours and
 the ones other apps bring (auth's groups, axes' logs), gets ``SafeAdminMixin``.
 """
@@ -23,7 +24,10 @@ from django.http import HttpRequest, HttpResponse
 
 class SafeChangeList(ChangeList):
     def get_queryset(self, request: HttpRequest, exclude_parameters: Any = None) -> QuerySet:
-        queryset = super().get_queryset(request, exclude_parameters)
+        try:  # the date hierarchy's end of year 9999 ('?created__year=9999') overflows in Django's own code
+            queryset = super().get_queryset(request, exclude_parameters)
+        except (ValueError, OverflowError) as err:
+            raise IncorrectLookupParameters(err) from err
         try:
             # compile now, while a bad lookup can still become the admin's "?e=1" page
             queryset.query.get_compiler(queryset.db).as_sql()

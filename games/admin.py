@@ -31,9 +31,18 @@ class GameAdminForm(forms.ModelForm):
 
     def clean(self) -> dict:
         data = super().clean()
-        # the model's constraint keeps a result off a running game; the pages also need one on a finished game
-        if data.get("status") == Game.Status.FINISHED and not data.get("result"):
+        status, was = data.get("status"), self.instance.status
+        # A game's state moves forward only: staff may end a game, not reopen a finished one (it would be rated
+        # again when it ends again) or turn a game into a challenge (nobody could accept it).
+        if status and status != was and status != Game.Status.FINISHED:
+            self.add_error("status", f"A game that is {Game.Status(was).label.lower()} cannot become "
+                           f"“{Game.Status(status).label.lower()}”: it can only be finished.")
+        if "result" in self.errors:
+            return data
+        if status == Game.Status.FINISHED and not data.get("result"):
             self.add_error("result", "A finished game needs a result: X wins, O wins or a draw.")
+        elif status and status != Game.Status.FINISHED and data.get("result"):
+            self.add_error("result", "Only a finished game has a result: leave it empty, or finish the game.")
         return data
 
 

@@ -42,6 +42,7 @@ from .engine import (
     difficulty,
     get_strategy,
     get_variant,
+    shown,
     takeback_keeps,
 )
 from .engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
@@ -301,7 +302,7 @@ def _check_settings(
     except (ValueError, TypeError) as err:
         raise InvalidGameSettings(str(err)) from None
     if opponent not in Opponent.values:
-        raise InvalidGameSettings(f"unknown opponent {opponent!r}; choose one of {', '.join(Opponent.values)}")
+        raise InvalidGameSettings(f"unknown opponent {shown(opponent)}; choose one of {', '.join(Opponent.values)}")
     if side not in ("X", "O", "random"):
         raise InvalidGameSettings(f"side must be X, O or random, not {side!r}")
     if strategy:
@@ -427,7 +428,7 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Ga
     if ply is None:
         raise InvalidGameSettings("say after which move to play on: ply must be a whole number")
     if level not in LEVELS:
-        raise InvalidGameSettings(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+        raise InvalidGameSettings(f"unknown level {shown(level)}: choose one of {', '.join(LEVELS)}")
     moves = game_moves(game)
     if not 0 <= ply <= len(moves):
         raise InvalidGameSettings(f"there is no position after move {ply}: this game has {len(moves)} moves")
@@ -847,6 +848,8 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
     with transaction.atomic():
         again = _lock(locked)
         if again.version != locked.version:
+            if again.ply == locked.ply and again.current_hint is not None:
+                return again, again.current_hint  # a second request for the same hint, answered first
             raise MoveConflict("the game moved on while the hint was being worked out; ask again")
         again.hints += 1
         again.hint_move, again.hint_ply = suggestion, again.ply

@@ -120,7 +120,8 @@ def _parse_move(raw: str | None) -> int:
 
 def _parse_count(raw: str) -> int | None:
     """A whole number typed in ASCII digits (``ply``), else None: ``isdigit`` also passes '²', which int() refuses."""
-    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+    raw = raw.strip()
+    return int(raw) if re.fullmatch(r"[0-9]{1,18}", raw) else None
 
 
 @cache

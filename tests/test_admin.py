@@ -123,6 +123,8 @@ def test_the_rules_of_a_game_cannot_be_changed_nor_games_added(staff_client, pla
 @pytest.mark.parametrize(
     "path",
     ["/admin/games/move/?created__year=99999", "/admin/games/game/?created__year=99999",
+     "/admin/games/game/?created__year=9999", "/admin/games/game/?created__year=9999&created__month=12",
+     "/admin/axes/accesslog/?attempt_time__year=9999",
      "/admin/games/game/?finished__year=10000", "/admin/games/rating/?updated__year=99999",
      "/admin/players/player/?date_joined__year=99999", "/admin/axes/accessattempt/?attempt_time__year=99999"],
 )
@@ -160,3 +162,37 @@ def test_a_finished_game_needs_a_result(staff_client, player_client, make_game):
     game.refresh_from_db()
     assert (game.status, game.result) == ("finished", "draw")
     assert "Draw" in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"status": "active", "result": ""}, "cannot become “in progress”: it can only be finished"),
+    ({"status": "open", "result": ""}, "cannot become “waiting for an opponent”"),
+    ({"status": "finished", "result": "Q"}, "Select a valid choice"),
+])
+def test_a_finished_game_stays_finished(staff_client, finished_game, change, words):
+    url = reverse("admin:games_game_change", args=[finished_game.pk])
+    form = {
+        "created_by": finished_game.created_by_id, "x_player": finished_game.x_player_id,
+        "o_player": finished_game.o_player_id, "result_reason": "line",
+        "moves-TOTAL_FORMS": "0", "moves-INITIAL_FORMS": "0", "moves-MIN_NUM_FORMS": "0", "moves-MAX_NUM_FORMS": "0",
+        **change,
+    }
+    response = staff_client.post(url, form)
+    html = response.content.decode()
+    assert response.status_code == 200 and words in html
+    assert "needs a result" not in html  # one error for one mistake
+    finished_game.refresh_from_db()
+    assert (finished_game.status, finished_game.result) == ("finished", "X")
+
+
+def test_a_running_game_with_a_result_is_refused_in_words(staff_client, make_game):
+    game = make_game()
+    form = {
+        "created_by": game.created_by_id, "x_player": game.x_player_id, "o_player": game.o_player_id,
+        "status": "active", "result": "X", "result_reason": "",
+        "moves-TOTAL_FORMS": "0", "moves-INITIAL_FORMS": "0", "moves-MIN_NUM_FORMS": "0", "moves-MAX_NUM_FORMS": "0",
+    }
+    html = staff_client.post(reverse("admin:games_game_change", args=[game.pk]), form).content.decode()
+    assert "Only a finished game has a result" in html
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("active", "")

@@ -568,3 +568,22 @@ def test_a_nul_in_a_json_string_is_refused(token_client, field):
     body = assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
     assert body["details"][0]["loc"] == f"body.{field}" and "NUL" in body["message"]
     assert Game.objects.count() == before
+
+
+def test_a_form_body_gets_the_apis_json_answers(token_client, vs_random, settings):
+    # what curl -F move=4 sends: the API reads JSON, and says so in JSON (the NUL check leaves /api/ bodies alone)
+    response = token_client.post(f"/api/games/{vs_random.pk}/moves", {"move": "4"})  # multipart
+    assert response.status_code == 400 and response["Content-Type"].startswith("application/json")
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    body, form = "move=4&pad=" + "x" * 20_000, "application/x-www-form-urlencoded"
+    response = token_client.post(f"/api/games/{vs_random.pk}/moves", body, content_type=form)
+    assert_error(response, 413, "too_large")
+    assert Move.objects.filter(game=vs_random).count() == 0
+
+
+def test_a_long_name_is_not_echoed_whole(token_client):
+    response = post(token_client, "/api/games", {"variant": "classic", "opponent": "easy", "strategy": "x" * 100_000})
+    body = assert_error(response, 400, "invalid_settings")
+    assert "unknown strategy 'xxxx" in body["message"] and len(body["message"]) < 300
+    response = post(token_client, "/api/games", {"variant": "nxn", "opponent": "easy", "options": {"y" * 5000: 1}})
+    assert len(assert_error(response, 400, "invalid_settings")["message"]) < 300

@@ -143,3 +143,20 @@ def test_api_hint(make_game, player, player_client, duel):
     assert player_client.get(f"/api/games/{game.pk}").json()["hints"] == 1
     response = player_client.post(f"/api/games/{duel.pk}/hint")
     assert response.status_code == 409 and response.json()["code"] == "hint_refused"
+
+
+def test_two_requests_for_one_hint_get_the_same_move(make_game, player, monkeypatch):
+    game = make_game(opponent="local", variant="nxn", options={"size": 5})
+    calls = []
+
+    class Slow:  # while the first request thinks, a second one (a double click) asks and answers first
+        def choose(self, state):
+            calls.append(state.ply)
+            if len(calls) == 1:
+                assert move_hint(game=game, player=player)[1] == 7
+                return 9
+            return 7
+
+    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Slow())
+    assert move_hint(game=game, player=player)[1] == 7  # the hint already given, not "ask again"
+    assert fresh(game).hints == 1 and fresh(game).current_hint == 7

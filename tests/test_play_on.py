@@ -111,7 +111,8 @@ def test_a_running_game_offers_nothing(make_game, player, player_client):
 @pytest.mark.parametrize("data", [{"ply": "abc", "level": "hard"}, {"level": "hard"}, {"ply": "1", "level": ""},
                                   {"ply": "99", "level": "hard"}, {"ply": "7", "level": "hard"},
                                   # '²' passes str.isdigit(), which int() does not; a long one passes int()'s limit
-                                  {"ply": "²", "level": "hard"}, {"ply": "9" * 5000, "level": "hard"}])
+                                  {"ply": "²", "level": "hard"}, {"ply": "9" * 5000, "level": "hard"},
+                                  {"ply": "99999999999", "level": "hard"}, {"ply": "1", "level": "h" * 5000}])
 def test_bad_form_answers_400_on_the_replay_and_creates_nothing(data, make_game, player, player_client):
     old = finished(make_game, player)
     before = Game.objects.count()
@@ -191,3 +192,14 @@ def test_a_mistake_offers_to_try_the_better_move(make_game, player, player_clien
     new = Game.objects.exclude(pk=old.pk).latest("pk")
     assert response["Location"] == reverse("games:detail", args=[new.pk])
     assert new.o_player == player and new.ply == 1  # O to move, where the mistake was made
+
+
+def test_a_whole_number_is_judged_as_one(make_game, player, player_client):
+    old = finished(make_game, player)
+    url = reverse("games:play_on", args=[old.pk])
+    text = player_client.post(url, {"ply": "99999999999", "level": "hard"}).content.decode()
+    assert "there is no position after move 99999999999" in text.lower()
+    text = player_client.post(url, {"ply": "1", "level": "h" * 5000}).content.decode()
+    assert "unknown level" in text.lower() and "h" * 100 not in text
+    response = player_client.post(url, {"ply": " 3", "level": "easy"})  # spaces around a number are no error
+    assert response.status_code == 302

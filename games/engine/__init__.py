@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import SIDES, IllegalMove, State, Variant, takeback_keeps
+from .core import SIDES, IllegalMove, State, Variant, shown, takeback_keeps
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
@@ -22,12 +22,13 @@ def get_variant(key: str, **options: Any) -> Variant:
     try:
         cls = VARIANTS[key]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown variant {key!r}; choose one of {', '.join(VARIANTS)}") from None
+        raise ValueError(f"unknown variant {shown(key)}; choose one of {', '.join(VARIANTS)}") from None
     return cls(**options)
 
 
 __all__ = [
     "SIDES",
+    "shown",
     "takeback_keeps",
     "STRATEGIES",
     "Strategy",

@@ -26,6 +26,12 @@ def takeback_keeps(moves: Sequence[int], sides: Sequence[str]) -> int | None:
     return ply - 1 if ply else None
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters: a message must not echo a megabyte."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class IllegalMove(ValueError):
     """A move that the rules do not allow; the message says why."""
 
@@ -54,7 +60,7 @@ class Variant(ABC):
         if unknown:
             allowed = ", ".join(sorted(cls.option_spec)) or "none"
             raise ValueError(
-                f"unknown option {', '.join(repr(u) for u in unknown)} for variant {cls.key!r} "
+                f"unknown option {', '.join(shown(u) for u in unknown[:5])} for variant {cls.key!r} "
                 f"(options it takes: {allowed})"
             )
         result: dict[str, Any] = {}

@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from .core import Variant
+from .core import Variant, shown
 from .grid import GridVariant
 from .strategies import Strategy, get_strategy
 from .strategies.pairing import PairingStrategy
@@ -35,7 +35,7 @@ class UnknownLevel(ValueError):
 def difficulty(variant: Variant, level: str, seed: int | None = None) -> Strategy:
     """The strategy that plays ``variant`` at ``level`` (one of ``LEVELS``)."""
     if level not in LEVELS:
-        raise UnknownLevel(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        raise UnknownLevel(f"unknown level {shown(level)}; choose one of {', '.join(LEVELS)}")
     grid = isinstance(variant, GridVariant)
     if level == "easy":
         return get_strategy("alphabeta", depth=1, seed=seed)

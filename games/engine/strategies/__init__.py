@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
-from ..core import State, Variant
+from ..core import State, Variant, shown
 
 STRATEGIES: dict[str, type[Strategy]] = {}
 
@@ -34,7 +34,7 @@ class Strategy(ABC):
         if unknown:
             allowed = ", ".join(sorted(self.option_spec)) or "none"
             raise ValueError(
-                f"unknown option {', '.join(repr(u) for u in unknown)} for strategy {self.name!r} "
+                f"unknown option {', '.join(shown(u) for u in unknown[:5])} for strategy {self.name!r} "
                 f"(options it takes: {allowed})"
             )
         self.options = {name: options.get(name, default) for name, (_, default) in self.option_spec.items()}
@@ -66,7 +66,7 @@ def get_strategy(name: str, **options: Any) -> Strategy:
     try:
         cls = STRATEGIES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(sorted(STRATEGIES))}") from None
+        raise ValueError(f"unknown strategy {shown(name)}; choose one of {', '.join(sorted(STRATEGIES))}") from None
     return cls(**options)
 
 
