@@ -465,7 +465,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
     its first move is already played in the answer; for a watched game, call ``computer-move`` to step."""
     game = game_create(
         player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
-        side=payload.side, strategy=payload.strategy or None, invitee=payload.invite or None,
+        side=payload.side, strategy=payload.strategy or None, invitee=(payload.invite or "").strip() or None,
         private=payload.private,
     )
     if game.opponent in LEVELS:

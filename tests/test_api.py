@@ -587,3 +587,13 @@ def test_a_long_name_is_not_echoed_whole(token_client):
     assert "unknown strategy 'xxxx" in body["message"] and len(body["message"]) < 300
     response = post(token_client, "/api/games", {"variant": "nxn", "opponent": "easy", "options": {"y" * 5000: 1}})
     assert len(assert_error(response, 400, "invalid_settings")["message"]) < 300
+
+
+@pytest.mark.parametrize("invite", ["", "   ", None])
+def test_an_empty_invite_is_an_open_challenge_as_on_the_web(token_client, invite):
+    response = post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "invite": invite})
+    assert response.status_code == 201, response.content
+    game = Game.objects.get(pk=response.json()["id"])
+    assert game.status == "open" and game.invitee is None and not game.private
+    response = post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "invite": " bob "})
+    assert_error(response, 400, "invalid_settings")  # trimmed, then looked up: there is no bob here
