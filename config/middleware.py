@@ -75,7 +75,7 @@ class NullCharacterMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if _holds_nul(request):
             message = "The request contained a NUL character (\\0), which no address or field of this site accepts."
-            if request.path_info.startswith("/api/"):
+            if request.path_info.startswith(API_PREFIX):
                 return JsonResponse({"code": "invalid_input", "message": message}, status=400)
             return render(
                 request, "_error.html", {"status": 400, "title": "Bad request", "message": message}, status=400
@@ -87,10 +87,11 @@ def _holds_nul(request: HttpRequest) -> bool:
     query = request.META.get("QUERY_STRING", "")
     if "\x00" in request.path_info or "%00" in query or "\x00" in query:
         return True
-    if request.method != "POST" or request.content_type not in FORM_TYPES or request.path_info.startswith("/api/"):
+    if request.method != "POST" or request.content_type not in FORM_TYPES or request.path_info.startswith(API_PREFIX):
         return False  # the API reads its own bodies (JSON errors, 413; its strings refuse NUL)
     # parsed here rather than in the view: the same parse, kept on the request
     return any("\x00" in key or any("\x00" in value for value in values) for key, values in request.POST.lists())
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+API_PREFIX = "/api/"  # config.urls mounts the JSON API here

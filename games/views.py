@@ -398,6 +398,7 @@ def play_context(
     alone = bool(sides) and game.status == Game.Status.ACTIVE and not game.is_two_players
     on_my_own = alone and not status["computer_to_move"]
     thinks_for_me = alone and status["computer_to_move"]
+    has_takeback = alone and takeback_keep(game, position.moves, sides) is not None
     my_turn_alone = on_my_own and game.to_move in sides
     if hint is None and my_turn_alone:
         hint = game.current_hint  # asked for earlier in this position: still shown (a reload does not lose it)
@@ -424,12 +425,12 @@ def play_context(
         "analysable": game.is_finished and can_analyse(state.variant),
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn
-        "can_take_back": on_my_own and takeback_keep(game, position.moves, sides) is not None,
+        "can_take_back": on_my_own and has_takeback,
         "can_hint": my_turn_alone and hint is None,
         # while the computer answers (or a hint is shown), the same buttons stay in place, disabled
         "computer_thinks_for_me": thinks_for_me,
         "hint_shown": hint is not None,
-        "has_takeback": thinks_for_me and takeback_keep(game, position.moves, sides) is not None,
+        "has_takeback": thinks_for_me and has_takeback,
         "watch": game.is_computer("X") and game.is_computer("O"),
         "error": error,
         "x_label": game.seat_label("X"),
@@ -806,11 +807,11 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "moves": move_rows(game, moves, state.variant.cols, replay_ply=ply, verdicts=verdicts),
         "analysis": analysis_context(game, verdicts, ply, state.variant.cols) if verdicts is not None else None,
         # "Play on from here": a finished game, at a position where the game was not over yet
-        "can_play_on": game.is_finished and not state.is_over,
-        # the move shown was a mistake: play on from before it, as the side that made it ("" otherwise)
-        "try_better": verdicts[ply - 1].side if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake
-        else "",
-        "to_move": state.to_move,
+        "play_on_label": f"Play on from here as {state.to_move}, against the computer:"
+        if game.is_finished and not state.is_over else "",
+        # the move shown was a mistake: play on from before it, as the side that made it
+        "try_better_label": f"Try the better move as {verdicts[ply - 1].side}, from before move {ply}:"
+        if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake else "",
         "levels": [level.value for level in reversed(LEVELS)],  # hard first: the default
         "error": error,
         "nested": state.variant.nested,
