@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from .models import Game, Move, Rating
+from .services import GameError, game_decide
 
 
 class MoveInline(admin.TabularInline):
@@ -37,6 +38,9 @@ class GameAdminForm(forms.ModelForm):
         if status and status != was and status != Game.Status.FINISHED:
             self.add_error("status", f"A game that is {Game.Status(was).label.lower()} cannot become "
                            f"“{Game.Status(status).label.lower()}”: it can only be finished.")
+        elif status == Game.Status.FINISHED and was == Game.Status.OPEN:
+            self.add_error("status", "A challenge nobody has accepted has no result: delete it instead.")
+            return data
         if "result" in self.errors:
             return data
         if status == Game.Status.FINISHED and not data.get("result"):
@@ -48,6 +52,9 @@ class GameAdminForm(forms.ModelForm):
 
 #: what a game is (its variant, options and computer seats): fixed when it is created
 RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
+#: what made a finished game's ratings: fixed once it is over
+FINISHED_FIELDS = ("status", "result", "x_player", "o_player")
+RATING_FIELDS = ("x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason")
 
 
 @admin.register(Game)
@@ -61,8 +68,7 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("x_player", "o_player", "created_by")
     readonly_fields = (
         "ply", "version", "takebacks", "hints", "created", "updated", "finished", "draw_offer_ply",
-        "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason",
-        "played_on_from", "played_on_ply",
+        *RATING_FIELDS, "played_on_from", "played_on_ply",
     )
     raw_id_fields = (
         "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
@@ -98,8 +104,36 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> tuple[str, ...]:
         # The rules and the computer seats made the stored moves: changing them would leave a game the engine
-        # cannot rebuild. Staff may still change who sits, visibility, offers and the state.
-        return (*RULE_FIELDS, *super().get_readonly_fields(request, obj))
+        # cannot rebuild. Staff may still change who sits, visibility, offers and the state of a running game;
+        # a finished game's players and result made its ratings, so they stay as they are.
+        fields = (*RULE_FIELDS, *super().get_readonly_fields(request, obj), "result_reason")
+        # As stored: a form that failed to finish the game has already set ``obj.status`` when it is shown again.
+        if obj is not None and getattr(obj, "stored_status", obj.status) == Game.Status.FINISHED:
+            fields += FINISHED_FIELDS
+        return fields
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Game | None:
+        game = super().get_object(request, object_id, from_field)
+        if game is not None:
+            game.stored_status = game.status
+        return game
+
+    def save_model(self, request: HttpRequest, obj: Game, form: forms.ModelForm, change: bool) -> None:
+        # Finishing a game here is a decision of the staff: it ends through the service (finished time, the draw
+        # offer dropped, ratings for a game between two players), like a game that ends on the board.
+        if change and "status" in form.changed_data and obj.status == Game.Status.FINISHED:
+            result = obj.result
+            obj.status, obj.result = form.initial["status"], ""
+            super().save_model(request, obj, form, change)
+            try:
+                decided = game_decide(game=obj.pk, result=result)
+            except GameError as err:  # a move ended it within this request
+                self.message_user(request, f"Game {obj.pk} was not decided: {err}.", messages.ERROR)
+                return
+            for name in ("status", "result", "result_reason", "finished", "version", *RATING_FIELDS):
+                setattr(obj, name, getattr(decided, name))
+            return
+        super().save_model(request, obj, form, change)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games are made by playing (the new-game page, the API), which checks their rules

@@ -59,6 +59,7 @@ class Game(models.Model):
         RESIGNED = "resigned", "resigned"
         AGREED = "agreed", "draw agreed"
         ABANDONED = "abandoned", "opponent stopped playing"
+        DECIDED = "decided", "decided by the staff"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -253,6 +254,8 @@ class Game(models.Model):
 
     def result_text(self) -> str:
         """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""
+        if self.result_reason == self.Reason.DECIDED:
+            return f"{'Draw' if self.result == self.Result.DRAW else f'{self.result} wins'} (decided by the staff)"
         if self.result == self.Result.DRAW:
             return "Draw (agreed)" if self.result_reason == self.Reason.AGREED else "Draw"
         if self.result in SIDES:

@@ -892,6 +892,21 @@ def game_claim_win(*, game: Game, player) -> Game:
     return locked
 
 
+# A result decided by the staff -----------------------------------------------------------------------
+
+
+def game_decide(*, game: Game | int, result: str) -> Game:
+    """The staff end a running game with ``result`` (X, O or draw), e.g. after a dispute: it is finished and rated
+    as if it had been played to that end, and says "decided by the staff". The admin's change form calls it."""
+    if result not in Game.Result.values or not result:
+        raise InvalidGameSettings(f"a decided game needs a result of X, O or draw, not {shown(result)}")
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_playable(locked)
+        _end(locked, result, Game.Reason.DECIDED)
+    return locked
+
+
 # Draw offers ---------------------------------------------------------------------------------------
 
 

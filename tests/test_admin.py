@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.services import move_play
+from games.models import Rating
+from games.services import (
+    GameFinished,
+    InvalidGameSettings,
+    challenge_accept,
+    challenge_create,
+    draw_offer,
+    game_decide,
+    move_play,
+)
 from players.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +111,7 @@ def test_the_rules_of_a_game_cannot_be_changed_nor_games_added(staff_client, pla
     html = staff_client.get(url).content.decode()
     for name in ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy"):
         assert f'name="{name}"' not in html, name  # shown, not editable
-    assert 'name="private"' in html and 'name="status"' in html
+    assert 'name="private"' in html
     form = {
         "variant": "bogus", "options": "[1, 2]", "start_board": "40", "o_strategy": "nope",
         "created_by": finished_game.created_by_id, "x_player": finished_game.x_player_id, "status": "finished",
@@ -164,25 +173,22 @@ def test_a_finished_game_needs_a_result(staff_client, player_client, make_game):
     assert "Draw" in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"status": "active", "result": ""}, "cannot become “in progress”: it can only be finished"),
-    ({"status": "open", "result": ""}, "cannot become “waiting for an opponent”"),
-    ({"status": "finished", "result": "Q"}, "Select a valid choice"),
-])
-def test_a_finished_game_stays_finished(staff_client, finished_game, change, words):
+def test_a_finished_game_stays_as_it_ended(staff_client, finished_game, other_player):
+    """Its state, result and players are read-only: they made the result and the ratings."""
     url = reverse("admin:games_game_change", args=[finished_game.pk])
+    html = staff_client.get(url).content.decode()
+    for name in ("status", "result", "result_reason", "x_player", "o_player"):
+        assert f'name="{name}"' not in html
     form = {
-        "created_by": finished_game.created_by_id, "x_player": finished_game.x_player_id,
-        "o_player": finished_game.o_player_id, "result_reason": "line",
+        "created_by": finished_game.created_by_id, "x_player": other_player.pk, "o_player": other_player.pk,
+        "status": "active", "result": "O", "result_reason": "resigned", "private": "on",
         "moves-TOTAL_FORMS": "0", "moves-INITIAL_FORMS": "0", "moves-MIN_NUM_FORMS": "0", "moves-MAX_NUM_FORMS": "0",
-        **change,
     }
-    response = staff_client.post(url, form)
-    html = response.content.decode()
-    assert response.status_code == 200 and words in html
-    assert "needs a result" not in html  # one error for one mistake
+    assert staff_client.post(url, form).status_code == 302
     finished_game.refresh_from_db()
-    assert (finished_game.status, finished_game.result) == ("finished", "X")
+    assert finished_game.private  # what staff may change changed, and nothing else
+    assert (finished_game.status, finished_game.result, finished_game.result_reason) == ("finished", "X", "line")
+    assert finished_game.x_player_id == finished_game.o_player_id == finished_game.created_by_id  # a local game
 
 
 def test_a_running_game_with_a_result_is_refused_in_words(staff_client, make_game):
@@ -196,3 +202,60 @@ def test_a_running_game_with_a_result_is_refused_in_words(staff_client, make_gam
     assert "Only a finished game has a result" in html
     game.refresh_from_db()
     assert (game.status, game.result) == ("active", "")
+
+
+DECIDE_FORM = {"moves-TOTAL_FORMS": "0", "moves-INITIAL_FORMS": "0", "moves-MIN_NUM_FORMS": "0",
+               "moves-MAX_NUM_FORMS": "0"}
+
+
+def test_a_game_decided_by_the_staff_is_finished_and_rated(staff_client, player, other_player, other_client):
+    game = challenge_accept(game=challenge_create(player=player, variant="classic", options={}, side="X"),
+                            player=other_player)
+    for move, side in ((0, "X"), (3, "O"), (1, "X"), (4, "O")):
+        move_play(game=game, player=player if side == "X" else other_player, move=move)
+    draw_offer(game=game, player=other_player)
+    game.refresh_from_db()
+    version = game.version
+    form = {**DECIDE_FORM, "created_by": player.pk, "x_player": player.pk, "o_player": other_player.pk,
+            "draw_offered_by": other_player.pk, "status": "finished", "result": "O", "result_reason": "line"}
+    assert staff_client.post(reverse("admin:games_game_change", args=[game.pk]), form).status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.result, game.result_reason) == ("finished", "O", "decided")
+    assert game.finished is not None and game.version > version and game.draw_offered_by is None
+    assert game.result_text() == "O wins (decided by the staff)"
+    # Rated as if played to that end: bob won.
+    assert game.x_rating_after < game.x_rating_before and game.o_rating_after > game.o_rating_before
+    assert Rating.objects.get(player=other_player, variant="classic").won == 1
+    assert Rating.objects.get(player=player, variant="classic").lost == 1
+    page = other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "O wins (decided by the staff)" in page
+    api = other_client.get(f"/api/games/{game.pk}").json()
+    assert (api["status"], api["result"], api["result_reason"]) == ("finished", "O", "decided")
+
+
+def test_a_game_against_the_computer_decided_as_a_draw(staff_client, make_game, player):
+    game = make_game(opponent="easy")
+    form = {**DECIDE_FORM, "created_by": player.pk, "x_player": player.pk, "status": "finished", "result": "draw"}
+    assert staff_client.post(reverse("admin:games_game_change", args=[game.pk]), form).status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.result_text(), game.x_rating_after) == ("finished", "Draw (decided by the staff)", None)
+    assert not Rating.objects.exists()
+
+
+def test_a_challenge_cannot_be_decided(staff_client, player):
+    game = challenge_create(player=player, variant="classic", options={}, side="X")
+    form = {**DECIDE_FORM, "created_by": player.pk, "x_player": player.pk, "status": "finished", "result": "X"}
+    response = staff_client.post(reverse("admin:games_game_change", args=[game.pk]), form)
+    assert response.status_code == 200
+    assert "A challenge nobody has accepted has no result: delete it instead." in response.content.decode()
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("open", "")
+
+
+def test_game_decide_refuses_what_cannot_be_decided(make_game):
+    game = make_game()
+    with pytest.raises(InvalidGameSettings, match="needs a result of X, O or draw, not 'Q'"):
+        game_decide(game=game, result="Q")
+    game_decide(game=game.pk, result="X")
+    with pytest.raises(GameFinished, match="this game is over: X wins"):
+        game_decide(game=game.pk, result="O")
