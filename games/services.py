@@ -727,7 +727,8 @@ def game_resign(*, game: Game, player) -> Game:
 
 
 def _end(locked: Game, result: str, reason: str) -> Game:
-    """Finish a running game otherwise than by a move (resigned, agreed, abandoned); a pending draw offer goes."""
+    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff); a
+    pending draw offer goes."""
     locked.status = Game.Status.FINISHED
     locked.result, locked.result_reason = result, reason
     locked.finished = timezone.now()
