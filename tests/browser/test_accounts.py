@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.services import challenge_accept, challenge_create
 from players.models import Player
 from tests.browser import PASSWORD, log_in, sign_up
 
@@ -138,3 +139,35 @@ def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
         assert text != "rgb(29, 35, 48)"  # not the light theme's ink on a dark page
     else:
         assert page_bg > 0.8 and card_bg > 0.8 and cell_bg > 0.8, (page_bg, card_bg, cell_bg)
+
+
+LONG_NAME = "maximilian.von.der.grossen-schachbrett"  # 38 characters; usernames may have 150
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_long_username_keeps_the_navigation_on_one_line(new_context, width):
+    """With the your-turn badge too: a phone shows the player's initial, a computer the name cut short; the
+    link keeps the whole name for screen readers and as its tooltip."""
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    sign_up(page, LONG_NAME)
+    rival = Player.objects.create_user("bo", password=PASSWORD)
+    challenge_accept(game=challenge_create(player=rival, variant="classic", options={}, side="O"),
+                     player=Player.objects.get(username=LONG_NAME))
+    page.goto("/games/")
+    expect(page.locator("#my-turn-count")).to_have_text(re.compile(r"^1"))
+
+    link = page.get_by_role("link", name=LONG_NAME, exact=True)
+    expect(link).to_have_attribute("href", f"/players/{LONG_NAME}/")
+    expect(link).to_have_attribute("title", f"{LONG_NAME}: your profile")
+    middles = page.locator(".nav-links > li").evaluate_all(
+        "items => items.map(item => { const box = item.getBoundingClientRect(); return box.top + box.height / 2; })"
+    )
+    assert len(middles) == 5 and max(middles) - min(middles) < 4, middles  # one row
+    if width < 480:
+        expect(page.locator("#nav-user .nav-initial")).to_have_text("M")
+        expect(page.locator("#nav-user .nav-initial")).to_be_visible()
+    else:
+        expect(page.locator("#nav-user .nav-initial")).to_be_hidden()
+        name = page.locator("#nav-user .nav-username")
+        assert name.evaluate("e => e.scrollWidth > e.clientWidth")  # cut short, with an ellipsis
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
