@@ -448,6 +448,9 @@ def test_docs_page_works_offline(client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "/static/ninja/swagger-ui-bundle.js" in html and "cdn" not in html.lower()
+    # The site's bar (templates/ninja/swagger.html): the way back, and Swagger UI's dark theme on a dark system.
+    assert '<a class="api-home" id="api-home" href="/">' in html and 'href="/api/openapi.json"' in html
+    assert 'classList.toggle("dark-mode"' in html
 
 
 # Profile: API tokens ------------------------------------------------------------------------------------

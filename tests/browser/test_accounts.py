@@ -140,6 +140,15 @@ def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
     else:
         assert page_bg > 0.8 and card_bg > 0.8 and cell_bg > 0.8, (page_bg, card_bg, cell_bg)
 
+    # The API's docs (django-ninja's Swagger UI, with the site's bar) follow the same setting, and lead back.
+    page.goto("/api/docs")
+    expect(page.locator(".opblock").first).to_be_visible()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bdark-mode\b") if scheme == "dark" else "")
+    docs_bg = _luminance(page, "body")
+    assert docs_bg < 0.05 if scheme == "dark" else docs_bg > 0.8, docs_bg
+    page.locator("#api-home").click()
+    expect(page).to_have_url(re.compile(r"/games/$"))
+
 
 LONG_NAME = "maximilian.von.der.grossen-schachbrett"  # 38 characters; usernames may have 150
 
