@@ -6,7 +6,9 @@
  * - on a phone, a big board's small cells take two taps (mark, then play);
  * - after a move, a computer's reply or a live update swaps the board, the keyboard focus comes back
  *   to the same place on the board (the nearest playable cell; the status line once none is left)
- *   instead of falling back to the top of the page. Mouse and touch users are left alone. */
+ *   instead of falling back to the top of the page; after Hint, to the suggested cell. Mouse and touch
+ *   users are left alone. A click that no pointer made (a screen reader's browse mode, voice or switch
+ *   control: its event.detail is 0) counts as the keyboard. */
 (function () {
   "use strict";
   var keyboard = false;
@@ -22,6 +24,9 @@
   document.addEventListener("pointerdown", function (event) {
     keyboard = false;
     pointer = event.pointerType;
+  }, true);
+  document.addEventListener("click", function (event) {
+    if (event.detail === 0) keyboard = true;
   }, true);
 
   // A finger on cells smaller than a fingertip (a 15 x 15 board on a phone): the first tap marks the cell,
@@ -118,6 +123,7 @@
     // From the status line (a computer was thinking) back to where the player last was on the board.
     pending = lastSpot ? { x: lastSpot.x, y: lastSpot.y } : { first: true };
     pending.xhr = event.detail.xhr;  // settled by this answer's swap, not by an earlier one still settling
+    pending.hint = active.id === "hint-button";
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -129,7 +135,8 @@
     var buttons = playable();
     var target = null;
     if (buttons.length) {
-      target = was.first ? buttons[0] : nearest(was, buttons, 0, 0, null);
+      target = (was.hint && document.querySelector("#board button[data-hint]")) ||
+        (was.first ? buttons[0] : nearest(was, buttons, 0, 0, null));
     } else {
       target = document.getElementById("status");
       if (target) target.setAttribute("tabindex", "-1");

@@ -199,6 +199,37 @@ def test_a_mouse_click_leaves_the_focus_alone(page: Page):
     assert page.evaluate("() => document.activeElement === document.body")
 
 
+def test_a_click_no_pointer_made_brings_the_focus_back_like_a_key(page: Page):
+    """A screen reader's browse mode (or voice control) activates a cell with a click that has no pointer
+    (event.detail 0) and no key press: the focus must come back to the board as it does for Enter."""
+    sign_up(page, "ray")
+    create_game(page, "classic", "local")
+    page.locator('#board button[data-move="4"]').focus()
+    page.evaluate("() => document.querySelector('#board button[data-move=\"4\"]').click()")
+    expect(page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X")
+    _htmx_idle(page)
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#board button[data-move]')")
+    assert _focused_move(page) in {"1", "3", "5", "7"}
+
+
+def test_after_a_hint_asked_with_the_keyboard_the_focus_is_on_the_suggested_cell(page: Page):
+    sign_up(page, "hana")
+    create_game(page, "classic", "easy")
+    page.locator('#board button[data-move="0"]').focus()
+    page.keyboard.press("Enter")
+    wait_settled(page, 2)
+    _htmx_idle(page)
+    page.locator("#hint-button").focus()
+    page.keyboard.press("Enter")
+    hinted = page.locator("#board button[data-hint]")
+    expect(hinted).to_have_count(1)
+    _htmx_idle(page)
+    page.wait_for_function("() => document.activeElement && document.activeElement.hasAttribute('data-hint')")
+    suggested = hinted.get_attribute("data-move")
+    page.keyboard.press("Enter")  # so Enter plays the suggestion
+    expect(page.locator(f'#board [data-cell="{suggested}"]')).to_have_attribute("data-mark", "X")
+
+
 def test_keyboard_focus_survives_a_computer_that_answers_in_a_second_request(page: Page):
     sign_up(page, "max")
     create_game(page, "ultimate", "hard")  # mcts: the page asks for its move in a second htmx request
