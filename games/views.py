@@ -256,18 +256,21 @@ def move_rows(
     rows = []
     for ply, move in enumerate(moves, start=1):
         side = "X" if ply % 2 else "O"
+        name = cell_position(game, move, cols)["name"]
         if nested:
             board, cell = divmod(move, 9)
             where = f"<td>{board}</td><td>{cell}</td>"
         else:
-            where = f"<td>{cell_position(game, move, cols)['name']}{_verdict_mark(verdicts, ply)}</td>"
+            where = f"<td>{name}{_verdict_mark(verdicts, ply)}</td>"
         if replay_ply is None:
             head, number = f'<tr data-ply="{ply}">', str(ply)
         else:
             current = ' class="current" aria-current="step"' if ply == replay_ply else ""
             head = f'<tr{current} data-ply="{ply}">'
             link = f"{replay_url}?ply={ply}"
-            number = f'<a href="{link}" hx-get="{link}" hx-target="#replay" hx-swap="outerHTML">{ply}</a>'
+            # an id, so that the keyboard focus comes back to it after the swap (replay.js)
+            number = (f'<a href="{link}" id="step-{ply}" aria-label="Move {ply}, {side} on {name}" hx-get="{link}" '
+                      f'hx-target="#replay" hx-swap="outerHTML">{ply}</a>')
         rows.append(f'{head}<td>{number}</td><td><span class="mark-{side.lower()}">{side}</span></td>{where}</tr>')
     return mark_safe("\n".join(rows))
 
@@ -825,9 +828,30 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         ),
     }
     if request.htmx:
+        announce = _replay_announcement(game, moves, ply, state.variant.cols, context["analysis"])
+        context.update(oob=True, announce=announce)
         response = render(request, "games/partials/_replay.html", context, status=status)
         return push_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
     return render(request, "games/replay.html", context, status=status)
+
+
+def _replay_announcement(game: Game, moves: list[int], ply: int, cols: int, analysis: dict[str, Any] | None) -> str:
+    """What a screen reader says at each step of the replay: the step, the move shown and its analysis, the result
+    at the end (the visible words are in the swapped part, which readers do not follow)."""
+    total = len(moves)
+    if ply == 0:
+        words = f"Start position, {total} moves in all."
+    else:
+        side = "X" if ply % 2 else "O"
+        name = cell_position(game, moves[ply - 1], cols)["name"]
+        words = f"Move {ply} of {total}: {side} on {name}."
+    if analysis and analysis["text"]:
+        # past its head ("Move 6, O on 7:"), which the words above already say
+        text = analysis["text"].split(": ", 1)[-1] if ply else analysis["text"]
+        words += f" {text[0].upper()}{text[1:]}"
+    if ply == total and game.is_finished:
+        words += f" {game.result_text()}."
+    return words
 
 
 @login_required

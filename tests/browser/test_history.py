@@ -136,3 +136,50 @@ def test_on_a_phone_the_replay_keeps_the_step_shown_in_the_move_list(page: Page)
     expect(page.locator("#replay")).to_have_attribute("data-ply", "1")
     page.wait_for_function("() => !document.querySelector('.htmx-settling')")
     assert row_in_view(1)
+
+
+def test_the_replay_speaks_each_step_and_keeps_the_keyboard_focus(page: Page):
+    """For a screen reader: #replay-announce (outside the swapped part) says the step, its move, the analysis and
+    the result; the control that took the step keeps the focus, even at either end where it does nothing."""
+    from games.services import game_create, move_play
+    from players.models import Player
+    from tests.browser import PASSWORD, log_in
+
+    player = Player.objects.create_user("sam", password=PASSWORD)
+    game = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    for move in (0, 3, 1, 4, 2):  # X takes the top row
+        move_play(game=game, player=player, move=move)
+    log_in(page, "sam")
+    page.goto(f"/games/{game.pk}/replay/")
+    announce = page.locator("#replay-announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    expect(page.locator("#replay [aria-live]")).to_have_count(0)  # no live regions in the swapped part
+
+    page.locator("#replay-back").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "4")
+    expect(announce).to_have_text(re.compile(r"^Move 4 of 5: O on 5\. "))
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-back'")
+    page.keyboard.press("Enter")
+    expect(announce).to_have_text(re.compile(r"^Move 3 of 5: X on 2\. "))
+
+    page.locator("#replay-last").focus()
+    page.keyboard.press("Enter")
+    expect(announce).to_have_text(re.compile(r"^Move 5 of 5: X on 3\. .*X wins\.$"))
+    expect(page.locator("#replay-last")).to_have_attribute("aria-disabled", "true")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-last'")
+    page.keyboard.press("Enter")  # at the end it does nothing, and keeps the focus
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "5")
+    assert page.evaluate("document.activeElement.id") == "replay-last"
+
+    link = page.get_by_role("link", name="Move 2, O on 4")
+    link.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "2")
+    expect(announce).to_have_text(re.compile(r"^Move 2 of 5: O on 4\. "))
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'step-2'")
+
+    page.locator("#replay-first").focus()
+    page.keyboard.press("Enter")
+    expect(announce).to_have_text(re.compile(r"^Start position, 5 moves in all\. With best play"))
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-first'")
