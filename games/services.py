@@ -62,6 +62,10 @@ class InvalidGameSettings(GameError):
     status_code = 400
 
 
+class InvalidInvitee(InvalidGameSettings):
+    """The player named for a challenge (the new-game form shows it on that field)."""
+
+
 class InvalidMove(GameError):
     """Not a move the rules allow here (the engine's reason is the message)."""
 
@@ -342,6 +346,11 @@ def game_create(
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
     invitee = _resolve_invitee(invitee, player=player, opponent=opponent)
+    if opponent == Opponent.HUMAN and invitee is None and private:
+        # Nobody but its maker could see it, so nobody could accept it.
+        raise InvalidInvitee(
+            "a private challenge needs the name of the player who may accept it: name one, or let anyone watch"
+        )
     rng = random.Random(seed)
     if side == "random":
         side = rng.choice(SIDES)
@@ -453,20 +462,20 @@ def _resolve_invitee(invitee, *, player, opponent: str):
     if invitee is None or invitee == "":
         return None
     if opponent != Opponent.HUMAN:
-        raise InvalidGameSettings("only a game against another player can be sent to a named player")
+        raise InvalidInvitee("only a game against another player can be sent to a named player")
     if isinstance(invitee, str):
         from django.contrib.auth import get_user_model
 
         if len(invitee) > 150 or "\x00" in invitee:  # no username is like that (and PostgreSQL refuses NUL)
-            raise InvalidGameSettings("there is no player with that name")
+            raise InvalidInvitee("there is no player with that name")
         found = get_user_model().objects.filter(username__iexact=invitee.strip(), is_active=True).first()
         if found is None:
-            raise InvalidGameSettings(f"there is no player called {invitee.strip()[:40]!r}")
+            raise InvalidInvitee(f"there is no player called {invitee.strip()[:40]!r}")
         invitee = found
     if not getattr(invitee, "is_active", False):
-        raise InvalidGameSettings("that player cannot be challenged")
+        raise InvalidInvitee("that player cannot be challenged")
     if invitee.pk == player.pk:
-        raise InvalidGameSettings("you cannot challenge yourself; send the link to a friend instead")
+        raise InvalidInvitee("you cannot challenge yourself; send the link to a friend instead")
     return invitee
 
 

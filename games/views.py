@@ -55,6 +55,7 @@ from .services import (
     GameError,
     GameNotFound,
     InvalidGameSettings,
+    InvalidInvitee,
     InvalidMove,
     MoveConflict,
     NotComputerTurn,
@@ -549,7 +550,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     private=data["private"],
                 )
             except InvalidGameSettings as err:
-                form.add_error(None, _message(err))
+                form.add_error("invite" if isinstance(err, InvalidInvitee) else None, _message(err))
             else:
                 computer_opening(game=game)
                 return redirect("games:detail", pk=game.pk)

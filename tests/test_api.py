@@ -592,6 +592,13 @@ def test_a_long_name_is_not_echoed_whole(token_client):
     assert len(assert_error(response, 400, "invalid_settings")["message"]) < 300
 
 
+def test_a_private_challenge_without_a_player_is_refused(token_client):
+    response = post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "private": True})
+    body = assert_error(response, 400, "invalid_settings")
+    assert "needs the name of the player who may accept it" in body["message"]
+    assert not Game.objects.exists()
+
+
 @pytest.mark.parametrize("invite", ["", "   ", None])
 def test_an_empty_invite_is_an_open_challenge_as_on_the_web(token_client, invite):
     response = post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "invite": invite})

@@ -19,6 +19,7 @@ from games.services import (
     ChallengeTaken,
     GameFinished,
     InvalidGameSettings,
+    InvalidInvitee,
     NotAChallenge,
     NotCreator,
     NotInvited,
@@ -293,17 +294,33 @@ def test_new_game_unknown_invitee_is_400(player_client):
     assert not Game.objects.exists()
 
 
+def test_a_private_challenge_must_name_its_player(player, player_client):
+    """Nobody but its maker could see an open challenge that only the players may watch: nobody could accept it."""
+    with pytest.raises(InvalidInvitee, match="a private challenge needs the name of the player who may accept it"):
+        challenge_create(player=player, variant="classic", private=True)
+    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": " ", "visibility": "private"}
+    response = player_client.post(reverse("games:new"), data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert re.search(r'id="id_invite_error"[^>]*>\s*<li>A private challenge needs the name of the player', html)
+    assert not Game.objects.exists()
+
+
+def test_an_unknown_player_is_named_on_the_player_field(player_client):
+    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "nobody"}
+    html = player_client.post(reverse("games:new"), data).content.decode()
+    assert re.search(r'id="id_invite_error"[^>]*>\s*<li>There is no player called &#x27;nobody&#x27;', html)
+
+
 def test_lobby_lists_challenges(player, other_player, third_player, other_client):
     public = challenge_create(player=player, variant="classic")
-    private_open = challenge_create(player=player, variant="classic", private=True)
     for_bob = challenge_create(player=player, variant="four", invitee=other_player)
     for_carol = challenge_create(player=player, variant="classic", invitee=third_player)
     bobs_own = challenge_create(player=other_player, variant="classic")
     html = other_client.get(reverse("games:history")).content.decode()
     assert 'id="lobby"' in html and 'id="history"' in html and 'id="history-filters"' in html
     assert f'data-accept="{public.pk}"' in html and f'data-accept="{for_bob.pk}"' in html
-    for hidden in (private_open, for_carol):
-        assert f'data-challenge="{hidden.pk}"' not in html
+    assert f'data-challenge="{for_carol.pk}"' not in html
     assert f'data-accept="{bobs_own.pk}"' not in html  # not your own
     assert f'data-cancel="{bobs_own.pk}"' in html
     assert f"http://testserver/games/{bobs_own.pk}/" in html  # the link to send
@@ -311,7 +328,7 @@ def test_lobby_lists_challenges(player, other_player, third_player, other_client
 
 def test_lobby_lists_public_games_to_watch(duel, third_client, make_game):
     private = challenge_accept(
-        game=challenge_create(player=duel.x_player, variant="classic", private=True), player=duel.o_player
+        game=challenge_create(player=duel.x_player, variant="classic", invitee=duel.o_player), player=duel.o_player
     )
     html = third_client.get(reverse("games:history")).content.decode()
     assert f'data-live-game="{duel.pk}"' in html and f'data-live-game="{private.pk}"' not in html
@@ -485,7 +502,8 @@ def test_spectator_posts_are_refused(duel, third_client):
 
 
 def test_private_game_is_hidden_from_others_everywhere(player, other_player, third_client):
-    game = challenge_accept(game=challenge_create(player=player, variant="classic", private=True), player=other_player)
+    game = challenge_accept(game=challenge_create(player=player, variant="classic", invitee=other_player),
+                            player=other_player)
     for name in ("games:detail", "games:replay", "games:poll"):
         assert third_client.get(reverse(name, args=[game.pk])).status_code == 404, name
     for name in ("games:move", "games:resign", "games:accept", "games:cancel", "games:rematch"):
