@@ -67,7 +67,7 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
     readonly_fields = (
-        "ply", "version", "takebacks", "hints", "created", "updated", "finished", "draw_offer_ply",
+        "ply", "version", "takebacks", "hints", "created", "updated", "finished", "turn_started", "draw_offer_ply",
         *RATING_FIELDS, "played_on_from", "played_on_ply",
     )
     raw_id_fields = (
@@ -86,7 +86,7 @@ class GameAdmin(admin.ModelAdmin):
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",
-                "finished",
+                "turn_started", "finished",
             ),
         }),
     )

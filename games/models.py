@@ -138,6 +138,9 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
+    #: a game between two players: when the side to move got the move (the last move, or the start); the
+    #: other player may claim the win once that is GAME_ABANDON_AFTER old (a draw offer does not reset it)
+    turn_started = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]

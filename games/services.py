@@ -593,6 +593,9 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     fields = ["ply", "move_list", "version", "updated"]
+    if game.is_two_players:
+        game.turn_started = timezone.now()
+        fields.append("turn_started")
     offered_by = game.draw_offered_by_id
     if offered_by is not None and (
         state.is_over
@@ -872,16 +875,18 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
 
 
 def claim_win_after(game: Game) -> datetime | None:
-    """When the player waiting in a running two-player game may claim the win (None for other games)."""
+    """When the player waiting in a running two-player game may claim the win (None for other games); games from
+    before ``turn_started`` count from their last change."""
     if not game.is_two_players or game.status != Game.Status.ACTIVE:
         return None
-    return game.updated + settings.GAME_ABANDON_AFTER
+    return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
 
 def game_claim_win(*, game: Game, player) -> Game:
     """The player waiting for a move wins a two-player game the opponent has left for GAME_ABANDON_AFTER.
 
-    Any change to the game (a move, a draw offer or its answer) starts the time again.
+    Only a move starts the time again (``Game.turn_started``): a draw offer, its answer or a withdrawal does
+    not, or the player who keeps the other waiting could put the claim off for ever without playing.
     """
     with transaction.atomic():
         locked = _lock(game)
@@ -963,15 +968,18 @@ def draw_accept(*, game: Game, player) -> Game:
 
 
 def draw_decline(*, game: Game, player) -> Game:
-    """Decline the opponent's draw offer, or withdraw your own; the game goes on."""
+    """Decline the opponent's draw offer, or withdraw your own; the game goes on. A declined offer is not made
+    again before the next move; a withdrawn one declined nothing, so either player may offer again."""
     with transaction.atomic():
         locked = _lock(game)
         _check_draw(locked, player)
         if locked.draw_offered_by_id is None:
             raise DrawRefused("no draw has been offered")
+        if locked.draw_offered_by_id == player.pk:
+            locked.draw_offer_ply = None
         locked.draw_offered_by = None
         locked.version += 1
-        locked.save(update_fields=["draw_offered_by", "version", "updated"])
+        locked.save(update_fields=["draw_offered_by", "draw_offer_ply", "version", "updated"])
     return locked
 
 
@@ -1006,9 +1014,12 @@ def challenge_accept(*, game: Game, player) -> Game:
             raise ChallengeTaken("this challenge has no free seat")
         setattr(locked, f"{side.lower()}_player", player)
         locked.status = Game.Status.ACTIVE
+        locked.turn_started = timezone.now()
         locked.version += 1
         locked.save(
-            update_fields=[f"{side.lower()}_player", "status", "version", "updated", *_note_ratings(locked)]
+            update_fields=[
+                f"{side.lower()}_player", "status", "turn_started", "version", "updated", *_note_ratings(locked)
+            ]
         )
     return locked
 
@@ -1064,6 +1075,7 @@ def _start_rematch(locked: Game) -> Game:
         variant=locked.variant, options=dict(locked.options or {}), opponent=Opponent.HUMAN,
         created_by=locked.rematch_offered_by or locked.x_player, x_player=locked.o_player,
         o_player=locked.x_player, status=Game.Status.ACTIVE, private=locked.private, rematch_of=locked,
+        turn_started=timezone.now(),
     )
     _note_ratings(new)
     variant_obj = game_variant(locked)

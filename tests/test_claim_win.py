@@ -8,21 +8,34 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
-from games.services import ClaimRefused, NotSeated, claim_win_after, draw_offer, game_claim_win, move_play
+from games.models import Game, Move
+from games.services import (
+    ClaimRefused,
+    NotSeated,
+    challenge_accept,
+    challenge_create,
+    claim_win_after,
+    draw_decline,
+    draw_offer,
+    game_claim_win,
+    move_play,
+)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def idle(game: Game, *, hours: float) -> None:
-    """Make the game's last change ``hours`` old (a queryset update leaves ``updated`` as given)."""
-    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=hours))
+    """Make the turn of the side to move, and the game's last change, ``hours`` old (a queryset update leaves
+    ``updated`` as given)."""
+    then = timezone.now() - timedelta(hours=hours)
+    Game.objects.filter(pk=game.pk).update(updated=then, turn_started=then)
 
 
 def test_the_waiting_player_wins_once_the_time_has_passed(duel, player, other_player, settings):
     move_play(game=duel, player=player, move=4)  # bob (O) to move, and he does not
     game = Game.objects.get(pk=duel.pk)
-    assert claim_win_after(game) == game.updated + settings.GAME_ABANDON_AFTER
+    assert claim_win_after(game) == game.turn_started + settings.GAME_ABANDON_AFTER
+    assert abs((game.turn_started - Move.objects.get(game=game).created).total_seconds()) < 1  # alice's move
     idle(duel, hours=71)
     with pytest.raises(ClaimRefused, match="still has time"):
         game_claim_win(game=duel, player=player)
@@ -46,12 +59,34 @@ def test_no_claim_on_your_own_turn_or_by_others(duel, player, other_player, make
     assert Game.objects.get(pk=duel.pk).status == Game.Status.ACTIVE
 
 
-def test_any_change_starts_the_time_again(duel, player, other_player):
+def test_only_a_move_starts_the_time_again(duel, player, other_player):
+    """Bob keeps alice waiting: offering a draw and withdrawing it, again and again, does not put off her claim;
+    his move does."""
     move_play(game=duel, player=player, move=4)
     idle(duel, hours=100)
-    draw_offer(game=duel, player=other_player)  # bob is there after all: he offers a draw
-    with pytest.raises(ClaimRefused):
+    draw_offer(game=duel, player=other_player)
+    draw_decline(game=duel, player=other_player)
+    draw_offer(game=duel, player=player)  # nor does her own offer, declined
+    draw_decline(game=duel, player=other_player)
+    game = Game.objects.get(pk=duel.pk)
+    assert claim_win_after(game) < timezone.now()
+    move_play(game=duel, player=other_player, move=0)
+    move_play(game=duel, player=player, move=8)
+    idle(duel, hours=71)
+    with pytest.raises(ClaimRefused, match="still has time"):
         game_claim_win(game=duel, player=player)
+    idle(duel, hours=73)
+    assert game_claim_win(game=duel, player=player).result == "X"
+
+
+def test_the_time_counts_from_the_start_of_a_game_nobody_moved_in(player, other_player):
+    """Accepted days after it was made: the player to move (X) has the full time from the start."""
+    game = challenge_create(player=player, variant="classic", side="O")
+    Game.objects.filter(pk=game.pk).update(created=timezone.now() - timedelta(days=10))
+    game = challenge_accept(game=game, player=other_player)
+    assert timezone.now() - game.turn_started < timedelta(minutes=1)
+    with pytest.raises(ClaimRefused, match="still has time"):
+        game_claim_win(game=game, player=player)
 
 
 def test_the_page_offers_the_claim_only_when_due(duel, player, player_client, other_client):

@@ -63,6 +63,17 @@ def test_decline_and_withdraw_keep_the_game_going(duel, player, other_player):
     draw_offer(game=duel, player=other_player)
     game = draw_decline(game=duel, player=other_player)  # the one who offered withdraws it
     assert game.draw_offered_by_id is None and game.status == Game.Status.ACTIVE
+    # A withdrawn offer declined nothing: the other player may offer at once (and the offer may be taken).
+    assert draw_offer(game=duel, player=player).draw_offered_by_id == player.pk
+    assert draw_offer(game=duel, player=other_player).result == Game.Result.DRAW
+
+
+def test_a_withdrawn_offer_is_not_called_declined(duel, player_client, other_client):
+    other_client.post(reverse("games:draw", args=[duel.pk]))
+    assert other_client.post(reverse("games:draw_decline", args=[duel.pk])).status_code == 302
+    for client in (player_client, other_client):
+        text = client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+        assert "Draw declined" not in text and 'id="draw-offer-button"' in text
 
 
 def test_a_move_by_the_other_player_declines_the_offer(duel, player, other_player):

@@ -121,7 +121,7 @@ def test_every_way_a_game_ends_is_rated(ending, duel, player, other_player):
         expected = (1520, 1480)
     else:
         move_play(game=duel, player=player, move=8)  # bob to move, and he stops playing
-        Game.objects.filter(pk=duel.pk).update(updated=fresh(duel).updated - timedelta(days=4))
+        Game.objects.filter(pk=duel.pk).update(turn_started=fresh(duel).turn_started - timedelta(days=4))
         game = game_claim_win(game=duel, player=player)
         expected = (1520, 1480)
     assert fresh(game).is_rated
