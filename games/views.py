@@ -629,11 +629,9 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
         .first()
     )
     if row is None or not can_view(row, request.user):
-        # A cancelled challenge, or a game this player may not see: the same answer (no hint).
-        response = render(
-            request, "games/partials/_error.html", {"error": "This game is no longer available."}, status=404
-        )
-        return reswap(retarget(response, "#game-error"), "innerHTML")
+        # A cancelled challenge, or a game this player may not see: the same answer (no hint). It replaces #play,
+        # so that no Accept button is left to press and the page stops asking.
+        return reswap(retarget(render(request, "games/partials/_gone.html", status=404), "#play"), "outerHTML")
     if str(row.version) == request.GET.get("v") and not _claim_now_due(request.GET.get("c")):
         return HttpResponse(status=204)
     return _render_play(request, fresh_position(_game_for(request, pk)))

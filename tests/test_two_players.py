@@ -591,7 +591,10 @@ def test_poll_of_a_cancelled_challenge_is_404(player, other_client):
     v = version(game)
     challenge_cancel(game=game, player=player)
     response = poll(other_client, game, v)
-    assert response.status_code == 404 and response["HX-Retarget"] == "#game-error"
+    assert response.status_code == 404 and response["HX-Retarget"] == "#play" and response["HX-Reswap"] == "outerHTML"
+    html = response.content.decode()
+    assert 'id="play"' in html and "no longer available" in html
+    assert "data-accept" not in html and 'id="poll"' not in html  # nothing left to press, and no more asking
 
 
 # Pages: rematch ----------------------------------------------------------------------------------------

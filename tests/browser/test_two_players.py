@@ -159,6 +159,30 @@ def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
     expect(alice.locator("#board button[data-move]")).to_have_count(0)
 
 
+def test_a_cancelled_challenge_leaves_nothing_to_accept(new_context, expected_http_errors):
+    """Bob has alice's challenge open when she cancels it: his page says so, without its Accept button, and stops
+    asking."""
+    from games.services import challenge_cancel, challenge_create
+    from players.models import Player
+
+    bob = new_context().new_page()
+    sign_up(bob, "bob")
+    alice = Player.objects.create_user("alice", password="a-Str0ng-passphrase-42")
+    game = challenge_create(player=alice, variant="classic", invitee=Player.objects.get(username="bob"))
+    expected_http_errors.add((404, "GET", f"/games/{game.pk}/poll/"))
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob.locator("#accept-challenge")).to_be_visible()
+    polls = count_polls(bob)
+    challenge_cancel(game=game, player=alice)
+    expect(bob.locator("#status")).to_contain_text("no longer available", timeout=LIVE_TIMEOUT)
+    expect(bob.locator("#accept-challenge")).to_have_count(0)
+    expect(bob.locator("#poll")).to_have_count(0)
+    bob.wait_for_timeout(2500)
+    assert polls.get("404") == 1, polls  # asked once more, then stopped
+    bob.get_by_role("link", name="Find another game").click()
+    expect(bob).to_have_url(re.compile(r"/games/#lobby$"))
+
+
 def test_a_draw_offer_declined_then_agreed_live(new_context):
     alice, bob = (new_context().new_page() for _ in range(2))
     sign_up(alice, "alice")
