@@ -469,12 +469,16 @@ def test_profile_create_token_shows_it_once(player_client, player):
     assert Client(HTTP_AUTHORIZATION=f"Bearer {raw}").get("/api/me").json()["username"] == "alice"
     again = player_client.get(reverse("profile", args=["alice"])).content.decode()
     assert raw not in again and stored.prefix in again and "my bot" in again
+    assert 'aria-label="Revoke my bot"' in again  # which one, for a screen reader
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 101])
 def test_profile_create_token_needs_a_name(player_client, name):
     response = player_client.post(reverse("token_create", args=["alice"]), {"name": name})
-    assert response.status_code == 400 and "form-errors" in response.content.decode()
+    html = response.content.decode()
+    assert response.status_code == 400 and 'class="form-errors" role="alert" id="token-name-error"' in html
+    # the error belongs to the field, which takes the focus back
+    assert 'aria-invalid="true" aria-describedby="token-name-error" autofocus' in html
     assert not ApiToken.objects.exists()
 
 

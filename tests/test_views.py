@@ -649,3 +649,17 @@ def test_grid_boards_name_their_rows_and_columns_as_the_move_list_does(player_cl
     assert re.search(r"<td[^>]*>G5</td>", html), "the move list names the same cell"
     classic = make_game()
     assert "coords" not in player_client.get(reverse("games:detail", args=[classic.pk])).content.decode()
+
+
+def test_headings_come_in_order_and_name_only_the_page(player_client, make_game, other_player):
+    """For screen readers' heading lists: one h1 per page, first, with no link inside it."""
+    from games.services import challenge_create
+
+    game = make_game()
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert re.search(r"<h1>Classic 3 x 3</h1>\s*<a class=\"rules-link\"", html)
+    challenge_create(player=other_player, variant="classic")
+    html = player_client.get(reverse("games:history")).content.decode()
+    headings = re.findall(r"<h([1-6])\b", html)
+    assert headings[0] == "1" and headings.count("1") == 1, headings
+    assert "Accept bob's challenge: Classic 3 x 3, you play O" in html  # which challenge each button takes

@@ -31,6 +31,26 @@ def violations(page: Page) -> list[str]:
     ]
 
 
+def dangling_references(page: Page) -> list[str]:
+    """aria-describedby, aria-labelledby, aria-controls and label for= naming an id the page does not have: axe
+    lets these pass when any one of the ids exists, but a screen reader then skips the help or the error."""
+    return page.evaluate(
+        r"""() => {
+          const found = [];
+          const names = ['aria-describedby', 'aria-labelledby', 'aria-controls', 'for'];
+          for (const el of document.querySelectorAll(names.map(name => `[${name}]`).join(', '))) {
+            for (const name of names) {
+              for (const id of (el.getAttribute(name) || '').split(/\s+/).filter(Boolean)) {
+                const what = `${el.tagName.toLowerCase()}#${el.id} ${name}="${id}"`;
+                if (!document.getElementById(id)) found.push(`${what}: no such id`);
+              }
+            }
+          }
+          return found;
+        }"""
+    )
+
+
 class Audit:
     """Collects axe's findings over a walk through the site, so that one test reports every page at once."""
 
@@ -41,6 +61,7 @@ class Audit:
     def __call__(self, page: Page, what: str) -> None:
         self.pages.append(what)
         self.problems += [f"[{what}] {line}" for line in violations(page)]
+        self.problems += [f"[{what}] {page.url}: {line}" for line in dangling_references(page)]
 
 
 @pytest.fixture
@@ -71,7 +92,9 @@ def test_the_checker_finds_a_violation_when_there_is_one(page: Page):
                                                 ("dark", "phone")])
 def test_every_page_passes_axe(audited, scheme: str, screen: str, expected_http_errors):
     audit = Audit()
-    expected_http_errors.update({(400, "POST", "/accounts/login/"), (404, "GET", "/games/999999/")})
+    expected_http_errors.update(
+        {(400, "POST", "/accounts/login/"), (400, "POST", "/games/new/"), (404, "GET", "/games/999999/")}
+    )
 
     visitor = audited(scheme, screen).new_page()
     for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password_reset/", "/rules/"):
@@ -123,10 +146,19 @@ def test_every_page_passes_axe(audited, scheme: str, screen: str, expected_http_
     expect(other.locator("#board")).to_be_visible()
     audit(other, "two players, after accepting")
 
+    # A form sent back with errors: each error is tied to its field (aria-describedby, aria-invalid).
+    page.goto("/games/new/")
+    form = page.locator('form:has([name="variant"])')
+    form.locator('[name="variant"]').select_option("nxn")
+    form.locator('[name="size"]').fill("99")
+    form.locator('button[type="submit"]').first.click()
+    expect(page.locator("#id_size")).to_have_attribute("aria-invalid", "true")
+    audit(page, "new game refused")
+
     for path in ("/games/", "/games/new/", "/leaderboard/", "/players/ada/", "/players/grace/",
                  "/accounts/password_change/", "/games/999999/"):
         page.goto(path)
         audit(page, f"player {path}")
 
     assert len(audit.pages) >= 20
-    assert not audit.problems, f"axe found {len(audit.problems)} problems:\n" + "\n".join(audit.problems)
+    assert not audit.problems, f"{len(audit.problems)} accessibility problems:\n" + "\n".join(audit.problems)
