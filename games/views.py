@@ -224,9 +224,10 @@ def board_context(
         return {"nested": True, "boards": boards, "interactive": bool(playable), "score": score}
     rows, cols = variant.rows, variant.cols
     classic = game.variant == "classic"
+    # Named as the move list and the announcements name moves ("E5"), then where that is.
     grid = "".join(
         cell(m, f"Cell {m + 1}, row {m // cols + 1}, column {m % cols + 1}" if classic
-             else f"Row {m // cols + 1}, column {m % cols + 1}")
+             else f"{COLUMN_LETTERS[m % cols]}{m // cols + 1} (row {m // cols + 1}, column {m % cols + 1})")
         for m in range(variant.cell_count)
     )
     return {

@@ -647,6 +647,8 @@ def test_grid_boards_name_their_rows_and_columns_as_the_move_list_does(player_cl
     assert re.findall(r"<span>(\w+)</span>", columns) == list("ABCDEFGHJ")  # no I, as on go boards
     assert re.findall(r"<span>(\w+)</span>", rows) == [str(n) for n in range(1, 7)]
     assert re.search(r"<td[^>]*>G5</td>", html), "the move list names the same cell"
+    # and so do the cells' names, for a screen reader that hears "X played G5"
+    assert 'aria-label="G5 (row 5, column 7), X"' in html and 'aria-label="J6 (row 6, column 9), empty"' in html
     classic = make_game()
     assert "coords" not in player_client.get(reverse("games:detail", args=[classic.pk])).content.decode()
 
