@@ -386,7 +386,7 @@ def _rematch_id(game: Game) -> int | None:
 
 
 def play_context(
-    request: HttpRequest, position: Position, *, error: str = "", hint: int | None = None
+    request: HttpRequest, position: Position, *, error: str = "", hint: int | None = None, said: str = ""
 ) -> dict[str, Any]:
     game, state = position.game, position.state
     player = request.user
@@ -421,9 +421,15 @@ def play_context(
         "page_title": f"{'Your turn · ' if running and game.to_move in sides else ''}Game {game.pk} · "
         f"{state.variant.describe()}",
         "my_sides": sides,
-        # what a screen reader announces after an htmx answer: the latest move and the status
+        # what a screen reader announces after an htmx answer: the latest move (or what was just done instead,
+        # ``said``) and the status, then an offer waiting
         "announce": f"Hint: {cell_position(game, hint, state.variant.cols)['name']}." if hint is not None
-        else _announcement(game, position, status["text"]),
+        else _announcement(game, position, status["text"], said=said, offers=(
+            "Your opponent offers a draw." if running and draw_by not in (None, player.pk) else
+            "You offered a draw." if running and draw_by == player.pk else
+            "Your opponent offers a rematch." if two_players and rematch_id is None and offered_by not in (
+                None, player.pk) else
+            "You offered a rematch." if two_players and rematch_id is None and offered_by == player.pk else "")),
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
         # a finished game without another player: its creator may start one more with the same settings
         "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
@@ -470,13 +476,23 @@ def play_context(
     }
 
 
-def _announcement(game: Game, position: Position, status_text: str) -> str:
-    """"O played 5. Your turn (X)." — the latest move in the move list's words, then the status line."""
-    if not position.moves:
-        return status_text
-    ply = len(position.moves)
-    name = cell_position(game, position.moves[-1], position.state.variant.cols)["name"]
-    return f"{'X' if ply % 2 == 1 else 'O'} played {name}. {status_text}"
+#: endings the result's own words explain ("X wins (O resigned)"): the last move is not news then
+NOT_ON_THE_BOARD = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED, Game.Reason.DECIDED)
+
+
+def _announcement(game: Game, position: Position, status_text: str, *, said: str = "", offers: str = "") -> str:
+    """"O played 5. Your turn (X)." — the latest move in the move list's words (or ``said``: what was just done
+    instead, e.g. a take back), then the status line, then an offer waiting for an answer."""
+    if said:
+        head = said
+    elif not position.moves or (game.is_finished and game.result_reason in NOT_ON_THE_BOARD):
+        head = ""
+    else:
+        ply = len(position.moves)
+        name = cell_position(game, position.moves[-1], position.state.variant.cols)["name"]
+        head = f"{'X' if ply % 2 == 1 else 'O'} played {name}."
+    status = f"{status_text.rstrip('.')}." if offers else status_text
+    return " ".join(part for part in (head, status, offers) if part)
 
 
 def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:
@@ -491,11 +507,12 @@ def _claim_context(game: Game, sides: list[str]) -> dict[str, Any]:
 
 def _render_play(
     request: HttpRequest, position: Position, *, error: str = "", status: int = 200, hint: int | None = None,
-    new_page: bool = False,
+    new_page: bool = False, said: str = "",
 ) -> HttpResponse:
     """The game page, or for htmx its #play (with the players and the announcement out of band); ``new_page``:
-    that #play replaces another game's (Play again), so it brings the page title too."""
-    context = play_context(request, position, error=error, hint=hint)
+    that #play replaces another game's (Play again), so it brings the page title too; ``said``: what the
+    announcement says was done, when that was not a move."""
+    context = play_context(request, position, error=error, hint=hint, said=said)
     if request.htmx:
         response = render(request, "games/partials/_play.html", {**context, "oob": True, "new_page": new_page},
                           status=status)
@@ -775,7 +792,12 @@ def game_hint_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_takeback_view(request: HttpRequest, pk: int) -> HttpResponse:
-    return _game_action(request, pk, move_takeback)
+    def taken_back(request: HttpRequest, game: Game) -> HttpResponse:
+        if request.htmx:
+            return _render_play(request, game_position(game), said="Your last move was taken back.")
+        return redirect("games:detail", pk=game.pk)
+
+    return _game_action(request, pk, move_takeback, then=taken_back)
 
 
 @login_required

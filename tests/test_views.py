@@ -580,6 +580,28 @@ def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client,
     html = player_client.post(reverse("games:move", args=[nested.pk]), {"move": "40"}, **HTMX).content.decode()
     assert 'hx-swap-oob="innerHTML">X played board 4, cell 4. ' in html
 
+    # What was done when it was not a move: a take back, a resignation.
+    html = player_client.post(reverse("games:takeback", args=[game.pk]), **HTMX).content.decode()
+    assert '<span id="announce" hx-swap-oob="innerHTML">Your last move was taken back. Your turn (X)</span>' in html
+    html = player_client.post(reverse("games:resign", args=[game.pk]), **HTMX).content.decode()
+    assert '<span id="announce" hx-swap-oob="innerHTML">O wins (X resigned)</span>' in html
+
+
+def test_draw_and_rematch_offers_are_announced_to_both_players(duel, player, other_player, player_client,
+                                                                 other_client):
+    from games.services import draw_offer, game_resign, rematch_offer
+
+    move_play(game=duel, player=player, move=4)
+    draw_offer(game=duel, player=other_player)
+    mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
+    theirs = other_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
+    assert 'hx-swap-oob="innerHTML">X played 5. O to move (bob). Your opponent offers a draw.</span>' in mine
+    assert 'hx-swap-oob="innerHTML">X played 5. Your turn (O). You offered a draw.</span>' in theirs
+    game_resign(game=duel, player=other_player)
+    rematch_offer(game=duel, player=other_player)
+    mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
+    assert 'hx-swap-oob="innerHTML">X wins (O resigned). Your opponent offers a rematch.</span>' in mine
+
 
 # HEAD, as monitors and link checkers send it ----------------------------------------------------------------
 
