@@ -53,26 +53,6 @@
   });
 })();
 
-// The keyboard focus stays on the control that took the step (a button, or a move in the list: each has an id)
-// instead of falling to the top of the page when #replay is swapped; at either end the button is still there,
-// marked aria-disabled. What the step shows is spoken by #replay-announce, outside the swapped part.
-(function () {
-  "use strict";
-  var focusId = null;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var replay = document.getElementById("replay");
-    var active = document.activeElement;
-    if (!replay || event.detail.target !== replay) return;
-    focusId = active && active.id && replay.contains(active) ? active.id : null;
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!focusId) return;
-    var element = document.getElementById(focusId);
-    focusId = null;
-    if (element && (!document.activeElement || document.activeElement === document.body)) element.focus();
-  });
-})();
-
 // The move list keeps the step shown in view: on phones it is a short scrolling box that opens at its
 // latest moves, so an early step's row would be out of sight. Only the box scrolls, never the page.
 (function () {

@@ -183,3 +183,23 @@ def test_the_replay_speaks_each_step_and_keeps_the_keyboard_focus(page: Page):
     page.keyboard.press("Enter")
     expect(announce).to_have_text(re.compile(r"^Start position, 5 moves in all\. With best play"))
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-first'")
+
+
+def test_paging_my_games_with_the_keyboard_keeps_the_focus_in_the_list(page: Page):
+    """Older on page 1 leads to the last page, which has no Older: the focus goes to the list, not the page's top."""
+    from games.services import game_create
+    from players.models import Player
+    from tests.browser import PASSWORD, log_in
+
+    player = Player.objects.create_user("pat", password=PASSWORD)
+    for _ in range(25):
+        game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    log_in(page, "pat")
+    page.goto("/games/")
+    page.locator("#history-older").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"page=2$"))
+    expect(page.locator("#history-older")).to_have_count(0)
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'history'")
+    page.keyboard.press("Tab")  # and on from there: into the list, not the footer
+    assert page.evaluate("document.getElementById('history').contains(document.activeElement)")

@@ -237,6 +237,24 @@ def test_lobby_shows_challenges_as_they_come_and_go_without_a_reload(new_context
     assert bob_loads == []  # all of it without loading the page again
 
 
+def test_the_lobby_refresh_keeps_the_keyboard_focus_on_its_button(new_context):
+    """Bob is on the Accept of alice's challenge when carol's arrives and the lists are redrawn: the focus stays on
+    that same challenge's button, not the first one, nor the top of the page."""
+    from games.services import challenge_create
+    from players.models import Player
+
+    bob = new_context().new_page()
+    sign_up(bob, "bob")
+    alice, carol = (Player.objects.create_user(name, password="a-Str0ng-passphrase-42") for name in ("alice", "carol"))
+    first = challenge_create(player=alice, variant="classic")
+    bob.goto("/games/")
+    bob.locator(f"#accept-{first.pk}").focus()
+    second = challenge_create(player=carol, variant="four")
+    expect(bob.locator(f"#accept-{second.pk}")).to_be_visible(timeout=15_000)
+    bob.wait_for_function(f"() => document.activeElement && document.activeElement.id === 'accept-{first.pk}'")
+    expect(bob.locator(f"#accept-{first.pk}")).to_have_attribute("aria-label", re.compile(r"^Accept alice's challenge"))
+
+
 def test_lobby_does_not_poll_from_a_hidden_tab(new_context):
     page = new_context().new_page()
     sign_up(page, "erin")
