@@ -134,7 +134,10 @@ class Game(models.Model):
     played_on_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     played_on_ply = models.PositiveIntegerField(null=True, blank=True)
     #: why a finished game between two players was not rated, when it is not the obvious reason (too short)
-    unrated_reason = models.CharField(max_length=20, blank=True, default="", choices=[("pair_limit", "pair limit")])
+    unrated_reason = models.CharField(
+        max_length=20, blank=True, default="",
+        choices=[("pair_limit", "pair limit"), ("too_short", "ended before each player moved")],
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -246,6 +249,8 @@ class Game(models.Model):
                 f"Not rated: these two players had already played {PAIR_GAMES_LIMIT} rated games of this variant "
                 f"together in {PAIR_WINDOW_HOURS} hours"
             )
+        if self.unrated_reason == "too_short":
+            return "Not rated: it ended before each player had moved"
         return ""
 
     def rating_now(self, side: str) -> int | None:

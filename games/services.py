@@ -757,14 +757,17 @@ def _end(locked: Game, result: str, reason: str) -> Game:
 def _rate(locked: Game) -> list[str]:
     """A game between two players has just ended (``result`` set, in the caller's transaction): move both
     players' ratings in its variant and note them on the game. Returns the game's fields it set (none for a
-    game that is not rated: against the computer, on one screen, or ended before each player moved; only
-    ``unrated_reason`` when the pair has played ``PAIR_GAMES_LIMIT`` rated games of the variant lately).
+    game without another player; only ``unrated_reason`` for one that ended before each player moved, or when
+    the pair has played ``PAIR_GAMES_LIMIT`` rated games of the variant lately).
 
     The two rating rows are created if missing (without a conflict when another game creates one at the
     same moment), then locked in the order of the players' ids, so two games ending at once cannot deadlock.
     """
-    if not locked.is_two_players or locked.ply < MIN_RATED_PLY:
+    if not locked.is_two_players:
         return []
+    if locked.ply < MIN_RATED_PLY:  # said on the page, so that nobody looks for the points
+        locked.unrated_reason = "too_short"
+        return ["unrated_reason"]
     x_id, o_id = locked.x_player_id, locked.o_player_id
     Rating.objects.bulk_create(
         [Rating(player_id=pid, variant=locked.variant) for pid in sorted((x_id, o_id))], ignore_conflicts=True

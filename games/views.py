@@ -78,6 +78,7 @@ from .services import (
     game_moves,
     game_position,
     game_resign,
+    game_variant,
     move_hint,
     move_play,
     move_takeback,
@@ -326,6 +327,8 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
         mine = game.result in sides and len(sides) == 1
         lost = len(sides) == 1 and game.result in ("X", "O") and not mine
         tone = "won" if mine else "lost" if lost else "over"
+        # in the player's own words too, not only the colour
+        text += " — you won" if mine else " — you lost" if lost else ""
         return {"text": text, "tone": tone, "computer_to_move": False}
     if game.status == Game.Status.OPEN:
         return {"text": _challenge_text(game, player), "tone": "waiting", "computer_to_move": False}
@@ -337,6 +340,8 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
         text = f"Your turn ({side})"
     elif side in sides:
         text = f"{side} to move"
+    elif sides:  # the other player's turn
+        text = f"Waiting for {game.seat_label(side)} ({side})"
     else:
         text = f"{side} to move ({game.seat_label(side)})"
     return {"text": text, "tone": "turn", "computer_to_move": computer_to_move}
@@ -845,7 +850,7 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),
         "o_rating": game.rating_change("O"),
-        "status_text": game.result_text() if game.is_finished and ply == total else (
+        "status_text": status_context(game, state, request.user)["text"] if game.is_finished and ply == total else (
             f"After move {ply} of {total}" if ply else f"Start position ({total} moves in all)"
         ),
     }
@@ -1078,5 +1083,8 @@ def _variant_detail(game: Game) -> str:
         return f"{opts.get('size')} x {opts.get('size')}"
     if game.variant == "mnk":
         return f"{opts.get('rows')} x {opts.get('cols')}, {opts.get('k')} in a row"
-    flags = [name.replace("_", " ") for name, value in opts.items() if value is True]
-    return ", ".join(flags)
+    if game.variant not in ("ultimate", "multi"):
+        return ""
+    # their options as the game page's heading (the engine's describe()) says them: "won boards closed"
+    described = game_variant(game).describe()
+    return described.split(", ", 1)[1] if ", " in described else ""

@@ -35,7 +35,7 @@ def test_the_replay_names_the_mistake_and_the_moves_that_held(make_game, player,
     assert game.is_finished and game.result == "X"
 
     page = replay(player_client, game, 2)
-    assert 'id="analysis" aria-live="polite" class="analysis analysis-mistake"' in page  # read out at each step
+    assert 'id="analysis" class="analysis analysis-mistake"' in page  # read out at each step
     assert "Move 2, O on 2: a mistake. With best play this was a draw; now it is a win for X." in page
     assert "Better: 1, 3, 7 or 9." in page  # the corners, named as the move list names cells
     assert "Mistakes: X 0, O 1." in page

@@ -135,6 +135,13 @@ def test_a_game_over_before_each_player_moved_is_not_rated(duel, player, other_p
     assert game.is_finished and not fresh(game).is_rated
     assert fresh(game).rating_change("X") is None
     assert not Rating.objects.exists()
+    # and it says so, where the points would be
+    assert fresh(game).unrated_reason == "too_short"
+    page = Client()
+    page.force_login(player)
+    html = page.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert '<span class="unrated-note" id="unrated">Not rated: it ended before each player had moved.</span>' in html
+    assert page.get(f"/api/games/{game.pk}").json()["unrated_reason"] == "too_short"
 
 
 @pytest.mark.parametrize("opponent", ["easy", "local"])

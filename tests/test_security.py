@@ -81,13 +81,13 @@ def api_posts(client: Client, game: Game, **headers: str) -> list[tuple[str, int
 
 @pytest.mark.parametrize("opponent", ["easy", "local", "human"])
 def test_a_private_game_is_invisible_to_others_on_every_page(make_game, other_player, eve_client, opponent):
-    game = make_game(opponent=opponent, private=True)
     if opponent == "human":
-        from games.services import challenge_accept, game_create
+        from games.services import challenge_accept
 
-        game = game_create(player=game.created_by, variant="classic", opponent="human", invitee=other_player,
-                           private=True)
+        game = make_game(opponent=opponent, invitee=other_player, private=True)
         challenge_accept(game=game, player=other_player)
+    else:
+        game = make_game(opponent=opponent, private=True)
     before = snapshot(game)
     for name in ("detail", "replay", "poll"):
         url = reverse(f"games:{name}", args=[game.pk])

@@ -748,3 +748,12 @@ def test_the_history_table_asks_for_itself_again_with_its_filters(duel, player_c
     assert 'hx-get="/games/?result=unfinished&amp;page=1"' in root and 'hx-trigger="history-changed from:body"' in root
     again = player_client.get("/games/", {"result": "unfinished", "page": "1"}, **HTMX).content.decode()
     assert again.lstrip().startswith('<div id="history"') and f'data-game="{duel.pk}"' in again
+
+
+def test_the_lobby_names_a_variants_options_as_the_game_page_does(player, other_client):
+    """"Ultimate, won boards closed" on the game page; the same words in the lobby (it said "closed boards")."""
+    game = challenge_create(player=player, variant="ultimate", options={"closed_boards": True})
+    html = other_client.get(reverse("games:history")).content.decode()
+    row = rf'data-challenge="{game.pk}">.*?Ultimate<span class="muted">, won boards closed</span>'
+    assert re.search(row, html, re.S)
+    assert "closed boards" not in html

@@ -584,7 +584,7 @@ def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client,
     html = player_client.post(reverse("games:takeback", args=[game.pk]), **HTMX).content.decode()
     assert '<span id="announce" hx-swap-oob="innerHTML">Your last move was taken back. Your turn (X)</span>' in html
     html = player_client.post(reverse("games:resign", args=[game.pk]), **HTMX).content.decode()
-    assert '<span id="announce" hx-swap-oob="innerHTML">O wins (X resigned)</span>' in html
+    assert '<span id="announce" hx-swap-oob="innerHTML">O wins (X resigned) — you lost</span>' in html
 
 
 def test_draw_and_rematch_offers_are_announced_to_both_players(duel, player, other_player, player_client,
@@ -595,12 +595,12 @@ def test_draw_and_rematch_offers_are_announced_to_both_players(duel, player, oth
     draw_offer(game=duel, player=other_player)
     mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
     theirs = other_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
-    assert 'hx-swap-oob="innerHTML">X played 5. O to move (bob). Your opponent offers a draw.</span>' in mine
+    assert 'hx-swap-oob="innerHTML">X played 5. Waiting for bob (O). Your opponent offers a draw.</span>' in mine
     assert 'hx-swap-oob="innerHTML">X played 5. Your turn (O). You offered a draw.</span>' in theirs
     game_resign(game=duel, player=other_player)
     rematch_offer(game=duel, player=other_player)
     mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
-    assert 'hx-swap-oob="innerHTML">X wins (O resigned). Your opponent offers a rematch.</span>' in mine
+    assert 'hx-swap-oob="innerHTML">X wins (O resigned) — you won. Your opponent offers a rematch.</span>' in mine
 
 
 # HEAD, as monitors and link checkers send it ----------------------------------------------------------------

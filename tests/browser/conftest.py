@@ -4,7 +4,7 @@ One Chromium (Debian's, /usr/bin/chromium) per test session, a fresh context and
 at pytest-django's ``live_server`` (which serves static files through staticfiles' handler).
 
 Every page opened through these fixtures is watched: an uncaught JavaScript error or an HTTP error
-response (4xx/5xx, the browser's automatic favicon request aside) fails the test at teardown, so a
+response (4xx/5xx; the site declares its icon, so not even /favicon.ico) fails the test at teardown, so a
 broken htmx swap or a missing stylesheet cannot pass unnoticed.
 """
 
@@ -82,7 +82,7 @@ def new_context(
 
     def watch_response(response) -> None:
         expected = (response.status, response.request.method, urlsplit(response.url).path) in expected_http_errors
-        if response.status >= 400 and not expected and not response.url.endswith("/favicon.ico"):
+        if response.status >= 400 and not expected:
             problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
 
     def make(**kwargs) -> BrowserContext:

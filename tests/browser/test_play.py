@@ -45,7 +45,7 @@ def test_classic_against_hard_the_computer_answers_without_a_page_reload(page: P
 
     # The computer at its strongest never loses classic: play on to the end and see.
     result = play_to_end(page, max_moves=5)
-    assert result in ("O wins", "Draw"), result
+    assert result in ("O wins — you lost", "Draw"), result
     assert page.evaluate("window.__marker") == 1
     assert loads == []
     game = Game.objects.get(pk=game_id)

@@ -64,7 +64,7 @@ def test_two_players_play_classic_live_with_a_spectator_then_rematch(new_context
     bob.locator(f'[data-accept="{game_id}"]').click()
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
     expect(bob.locator("#board button[data-move]")).to_have_count(0)  # X (alice) moves first
-    expect(bob.locator("#status")).to_contain_text("X to move (alice)")
+    expect(bob.locator("#status")).to_contain_text("Waiting for alice (X)")
     bob_loads = watch_navigations(bob)
     bob.evaluate("window.__marker = 1")
 
