@@ -63,6 +63,7 @@ from .services import (
     Position,
     challenge_accept,
     challenge_cancel,
+    challenge_decline,
     claim_win_after,
     computer_move,
     draw_accept,
@@ -543,6 +544,19 @@ def cancel_challenge(request: HttpRequest, game_id: int) -> Status:
     """Withdraw a challenge nobody has accepted yet (it is deleted). Only its creator (403 not_creator)."""
     try:
         challenge_cancel(game=_visible_game(request, game_id), player=request.auth)
+    except ChallengeGone:
+        raise Http404(f"there is no game {game_id}") from None
+    return Status(204, None)
+
+
+@api.post(
+    "/games/{game_id}/decline", response={204: None, **ERRORS}, tags=["challenges"],
+    summary="Decline a challenge sent to you",
+)
+def decline_challenge(request: HttpRequest, game_id: int) -> Status:
+    """Turn down a challenge sent to you by name (it is deleted). Only its invitee (403 not_invited)."""
+    try:
+        challenge_decline(game=_visible_game(request, game_id), player=request.auth)
     except ChallengeGone:
         raise Http404(f"there is no game {game_id}") from None
     return Status(204, None)

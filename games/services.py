@@ -1058,6 +1058,19 @@ def challenge_cancel(*, game: Game, player) -> None:
         locked.delete()
 
 
+def challenge_decline(*, game: Game, player) -> None:
+    """The player a challenge was sent to turns it down; it is deleted, as a cancelled one is (its maker's page
+    says it is no longer available)."""
+    with transaction.atomic():
+        locked = _lock_challenge(game)
+        _check_challenge(locked)
+        if locked.invitee_id is None or locked.invitee_id != getattr(player, "pk", None):
+            raise NotInvited("only the player this challenge was sent to can decline it")
+        if locked.status != Game.Status.OPEN:
+            raise ChallengeTaken("this challenge has already been accepted; resign instead")
+        locked.delete()
+
+
 # Rematches -----------------------------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ urlpatterns = [
     path("<int:pk>/poll/", views.game_poll, name="poll"),
     path("<int:pk>/accept/", views.challenge_accept_view, name="accept"),
     path("<int:pk>/cancel/", views.challenge_cancel_view, name="cancel"),
+    path("<int:pk>/decline/", views.challenge_decline_view, name="decline"),
     path("<int:pk>/claim/", views.game_claim_view, name="claim"),
     path("<int:pk>/takeback/", views.game_takeback_view, name="takeback"),
     path("<int:pk>/again/", views.game_again_view, name="again"),

@@ -62,6 +62,7 @@ from .services import (
     Position,
     challenge_accept,
     challenge_cancel,
+    challenge_decline,
     claim_win_after,
     computer_move,
     computer_opening,
@@ -714,12 +715,23 @@ def challenge_accept_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def challenge_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _challenge_gone(request, pk, challenge_cancel, "cancelled")
+
+
+@login_required
+@require_POST
+def challenge_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _challenge_gone(request, pk, challenge_decline, "declined")
+
+
+def _challenge_gone(request: HttpRequest, pk: int, action: Callable[..., None], done: str) -> HttpResponse:
+    """Cancel or decline a challenge (``action``), then back to My games and the lobby, saying so."""
     game = _game_for(request, pk)
     try:
-        challenge_cancel(game=game, player=request.user)
+        action(game=game, player=request.user)
     except GameError as err:
         return _refused(request, game, err)
-    messages.success(request, f"Challenge #{pk} cancelled.")
+    messages.success(request, f"Challenge #{pk} {done}.")
     url = reverse("games:history")
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 

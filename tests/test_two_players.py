@@ -30,6 +30,7 @@ from games.services import (
     challenge_accept,
     challenge_cancel,
     challenge_create,
+    challenge_decline,
     computer_move,
     game_resign,
     move_play,
@@ -145,6 +146,46 @@ def test_cancel_only_by_creator_only_while_open(player, other_player):
     assert not Game.objects.filter(pk=game.pk).exists()
     with pytest.raises(ChallengeGone):
         challenge_accept(game=game, player=other_player)
+
+
+def test_a_challenge_sent_by_name_may_be_declined_by_its_player_only(player, other_player, third_player):
+    game = challenge_create(player=player, variant="classic", invitee=other_player)
+    for who in (player, third_player):  # its maker cancels instead; nobody else has a say
+        with pytest.raises(NotInvited, match="only the player this challenge was sent to can decline it"):
+            challenge_decline(game=game, player=who)
+    challenge_decline(game=game, player=other_player)
+    assert not Game.objects.filter(pk=game.pk).exists()
+    with pytest.raises(ChallengeGone):
+        challenge_decline(game=game, player=other_player)
+    open_one = challenge_create(player=player, variant="classic")
+    with pytest.raises(NotInvited):  # an open challenge is simply left alone
+        challenge_decline(game=open_one, player=other_player)
+    taken = challenge_accept(game=challenge_create(player=player, variant="classic", invitee=other_player),
+                             player=other_player)
+    with pytest.raises(ChallengeTaken, match="resign instead"):
+        challenge_decline(game=taken, player=other_player)
+
+
+def test_declining_from_the_lobby(player, other_player, other_client, player_client):
+    game = challenge_create(player=player, variant="four", invitee=other_player)
+    lobby = other_client.get(reverse("games:history")).content.decode()
+    assert f'data-decline="{game.pk}"' in lobby and "Decline alice's challenge" in lobby
+    assert 'id="decline-challenge"' in other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="decline-challenge"' not in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    response = other_client.post(reverse("games:decline", args=[game.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:history")
+    assert f"Challenge #{game.pk} declined." in response.content.decode()
+    assert not Game.objects.filter(pk=game.pk).exists()
+    # its maker's page, still open, hears it at the next poll: no longer available
+    assert poll(player_client, game, 1).status_code == 404
+
+
+def test_api_decline(player, other_player, player_client, other_client):
+    game = challenge_create(player=player, variant="classic", invitee=other_player)
+    refused = api_post(player_client, f"/api/games/{game.pk}/decline")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_invited"
+    assert api_post(other_client, f"/api/games/{game.pk}/decline").status_code == 204
+    assert api_post(other_client, f"/api/games/{game.pk}/decline").status_code == 404
 
 
 def test_cancel_after_acceptance_is_refused(duel, player):
