@@ -272,7 +272,7 @@ def move_rows(
             current = ' class="current" aria-current="step"' if ply == replay_ply else ""
             head = f'<tr{current} data-ply="{ply}">'
             link = f"{replay_url}?ply={ply}"
-            # an id, so that the keyboard focus comes back to it after the swap (replay.js)
+            # an id, so that htmx gives the keyboard focus back to it after the swap
             number = (f'<a href="{link}" id="step-{ply}" aria-label="Move {ply}, {side} on {name}" hx-get="{link}" '
                       f'hx-target="#replay" hx-swap="outerHTML">{ply}</a>')
         rows.append(f'{head}<td>{number}</td><td><span class="mark-{side.lower()}">{side}</span></td>{where}</tr>')
@@ -411,6 +411,13 @@ def play_context(
     thinks_for_me = alone and status["computer_to_move"]
     has_takeback = alone and takeback_keep(game, position.moves, sides) is not None
     my_turn_alone = on_my_own and game.to_move in sides
+    rematch_open = two_players and rematch_id is None
+    offers = {
+        "draw_offered_by_me": running and draw_by == player.pk,
+        "draw_offered_to_me": running and draw_by not in (None, player.pk),
+        "rematch_offered_by_me": rematch_open and offered_by == player.pk,
+        "rematch_offered_to_me": rematch_open and offered_by not in (None, player.pk),
+    }
     if hint is None and my_turn_alone:
         hint = game.current_hint  # asked for earlier in this position: still shown (a reload does not lose it)
     return {
@@ -430,12 +437,8 @@ def play_context(
         # what a screen reader announces after an htmx answer: the latest move (or what was just done instead,
         # ``said``) and the status, then an offer waiting
         "announce": f"Hint: {cell_position(game, hint, state.variant.cols)['name']}." if hint is not None
-        else _announcement(game, position, status["text"], said=said, offers=(
-            "Your opponent offers a draw." if running and draw_by not in (None, player.pk) else
-            "You offered a draw." if running and draw_by == player.pk else
-            "Your opponent offers a rematch." if two_players and rematch_id is None and offered_by not in (
-                None, player.pk) else
-            "You offered a rematch." if two_players and rematch_id is None and offered_by == player.pk else "")),
+        else _announcement(game, position, status["text"], said=said, offers=next(
+            (words for flag, words in OFFER_WORDS.items() if offers[flag]), "")),
         "can_resign": bool(sides) and game.status == Game.Status.ACTIVE,
         # a finished game without another player: its creator may start one more with the same settings
         "can_play_again": game.is_finished and mine and game.opponent != Opponent.HUMAN,
@@ -470,17 +473,23 @@ def play_context(
         # rematches: offer / accept / decline for the two players of a finished game
         "rematch_id": rematch_id,
         "can_offer_rematch": two_players and game.is_finished and rematch_id is None and offered_by is None,
-        "rematch_offered_by_me": two_players and rematch_id is None and offered_by == player.pk,
-        "rematch_offered_to_me": two_players and rematch_id is None and offered_by not in (None, player.pk),
         # draw offers: for the two players of a running game
         "can_offer_draw": running and draw_by is None and game.draw_offer_ply != game.ply,
         "draw_declined": running and draw_by is None and game.draw_offer_ply == game.ply,
-        "draw_offered_by_me": running and draw_by == player.pk,
-        "draw_offered_to_me": running and draw_by not in (None, player.pk),
+        # draw and rematch offers waiting for an answer, by this player or to them
+        **offers,
         # the opponent stopped playing: the player waiting may claim the win
         **_claim_context(game, sides),
     }
 
+
+#: what the announcement adds for an offer waiting for an answer (play_context's flags)
+OFFER_WORDS = {
+    "draw_offered_to_me": "Your opponent offers a draw.",
+    "draw_offered_by_me": "You offered a draw.",
+    "rematch_offered_to_me": "Your opponent offers a rematch.",
+    "rematch_offered_by_me": "You offered a rematch.",
+}
 
 #: endings the result's own words explain ("X wins (O resigned)"): the last move is not news then
 NOT_ON_THE_BOARD = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED, Game.Reason.DECIDED)
