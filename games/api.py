@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -542,11 +543,7 @@ def accept_challenge(request: HttpRequest, game_id: int) -> dict[str, Any]:
 )
 def cancel_challenge(request: HttpRequest, game_id: int) -> Status:
     """Withdraw a challenge nobody has accepted yet (it is deleted). Only its creator (403 not_creator)."""
-    try:
-        challenge_cancel(game=_visible_game(request, game_id), player=request.auth)
-    except ChallengeGone:
-        raise Http404(f"there is no game {game_id}") from None
-    return Status(204, None)
+    return _remove_challenge(request, game_id, challenge_cancel)
 
 
 @api.post(
@@ -555,8 +552,13 @@ def cancel_challenge(request: HttpRequest, game_id: int) -> Status:
 )
 def decline_challenge(request: HttpRequest, game_id: int) -> Status:
     """Turn down a challenge sent to you by name (it is deleted). Only its invitee (403 not_invited)."""
+    return _remove_challenge(request, game_id, challenge_decline)
+
+
+def _remove_challenge(request: HttpRequest, game_id: int, action: Callable[..., None]) -> Status:
+    """Cancel or decline (``action``) a challenge: 204, or 404 once it is gone."""
     try:
-        challenge_decline(game=_visible_game(request, game_id), player=request.auth)
+        action(game=_visible_game(request, game_id), player=request.auth)
     except ChallengeGone:
         raise Http404(f"there is no game {game_id}") from None
     return Status(204, None)
