@@ -126,12 +126,11 @@ class GameAdmin(admin.ModelAdmin):
             obj.status, obj.result = form.initial["status"], ""
             super().save_model(request, obj, form, change)
             try:
-                decided = game_decide(game=obj.pk, result=result)
+                game_decide(game=obj.pk, result=result)
             except GameError as err:  # a move ended it within this request
                 self.message_user(request, f"Game {obj.pk} was not decided: {err}.", messages.ERROR)
                 return
-            for name in ("status", "result", "result_reason", "finished", "version", *RATING_FIELDS):
-                setattr(obj, name, getattr(decided, name))
+            obj.refresh_from_db()  # as the service left it, for the admin's message and log
             return
         super().save_model(request, obj, form, change)
 

@@ -133,7 +133,7 @@ class Game(models.Model):
     #: first ``played_on_ply`` moves here are that game's: they are not taken back)
     played_on_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     played_on_ply = models.PositiveIntegerField(null=True, blank=True)
-    #: why a finished game between two players was not rated, when it is not the obvious reason (too short)
+    #: why a finished game between two players was not rated: too short, or the pair's daily limit
     unrated_reason = models.CharField(
         max_length=20, blank=True, default="",
         choices=[("pair_limit", "pair limit"), ("too_short", "ended before each player moved")],

@@ -260,7 +260,7 @@ def move_rows(
     rows = []
     for ply, move in enumerate(moves, start=1):
         side = "X" if ply % 2 else "O"
-        name = cell_position(game, move, cols)["name"]
+        name = "" if nested else cell_position(game, move, cols)["name"]  # nested: only the replay's links need it
         if nested:
             board, cell = divmod(move, 9)
             where = f"<td>{board}</td><td>{cell}</td>"
@@ -272,6 +272,7 @@ def move_rows(
             current = ' class="current" aria-current="step"' if ply == replay_ply else ""
             head = f'<tr{current} data-ply="{ply}">'
             link = f"{replay_url}?ply={ply}"
+            name = name or cell_position(game, move, cols)["name"]
             # an id, so that htmx gives the keyboard focus back to it after the swap
             number = (f'<a href="{link}" id="step-{ply}" aria-label="Move {ply}, {side} on {name}" hx-get="{link}" '
                       f'hx-target="#replay" hx-swap="outerHTML">{ply}</a>')
