@@ -78,7 +78,9 @@ class GameAdmin(admin.ModelAdmin):
         (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private",
                            "played_on_from", "played_on_ply")}),
         ("Challenge, draw offer and rematch", {
-            "fields": ("invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by"),
+            "fields": (
+                "invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by", "rematch_declined",
+            ),
         }),
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),

@@ -353,6 +353,7 @@ def game_summary(game: Game, viewer: Any) -> dict[str, Any]:
         "rematch_of": game.rematch_of_id,
         # the offer comes from one of the two seated players, already loaded
         "rematch_offered_by": _offered_by(game, game.rematch_offered_by_id),
+        "rematch_declined": game.rematch_declined,
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
         "claim_win_after": claim_win_after(game),
         "takebacks": game.takebacks,
@@ -567,7 +568,8 @@ def _remove_challenge(request: HttpRequest, game_id: int, action: Callable[..., 
 @api.post("/games/{game_id}/rematch", response={200: GameOut, **ERRORS}, tags=["challenges"], summary="Offer a rematch")
 def offer_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Propose a rematch of a finished game between two players (sides swapped). If your opponent had offered one
-    already, this agrees: ``rematch`` in the answer is the new game's id."""
+    already, this agrees: ``rematch`` in the answer is the new game's id. After your opponent declined your offer:
+    409 ``rematch_refused`` (after you declined theirs, this is a new offer of yours)."""
     game = _visible_game(request, game_id)
     rematch_offer(game=game, player=request.auth)
     return game_state(game_position(_visible_game(request, game_id)), request.auth)
@@ -588,6 +590,8 @@ def accept_rematch(request: HttpRequest, game_id: int) -> Status:
     summary="Decline or withdraw a rematch offer",
 )
 def decline_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Decline your opponent's offer (``rematch_declined`` becomes true: they may not offer again, you still may),
+    or withdraw your own (as if it had never been made)."""
     game = rematch_decline(game=_visible_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 

@@ -206,6 +206,9 @@ class GameSummaryOut(Schema):
     version: int = Field(..., description="grows with every change of the game: poll and compare")
     rematch_of: int | None = Field(..., description="the game this one is the rematch of")
     rematch_offered_by: str | None = Field(..., description="a pending rematch offer: who made it")
+    rematch_declined: bool = Field(
+        ..., description="the opponent declined rematch_offered_by's offer: only the one who declined may offer again"
+    )
     draw_offered_by: str | None = Field(..., description="a pending draw offer in a running game: who made it")
     claim_win_after: datetime | None = Field(
         ..., description="a running game between two players: from then on, the player waiting for a move may "

@@ -108,6 +108,9 @@ class Game(models.Model):
     rematch_offered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: the opponent declined ``rematch_offered_by``'s offer: the offerer's page says so and may not ask again
+    #: (the one who declined may still offer a rematch themselves)
+    rematch_declined = models.BooleanField(default=False)
 
     # A draw offer between two players: who made the pending one, and the ply of the latest one (a
     # declined offer is not made again before the next move).

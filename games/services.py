@@ -1099,27 +1099,40 @@ def _start_rematch(locked: Game) -> Game:
         new.start_board = variant_obj.new_game(seed=random.randrange(2**31)).active_boards[0]
     new.save()
     locked.rematch_offered_by = None
+    locked.rematch_declined = False
     locked.version += 1
-    locked.save(update_fields=["rematch_offered_by", "version", "updated"])
+    locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
     return new
+
+
+def _offer_rematch(locked: Game, player) -> None:
+    locked.rematch_offered_by = player
+    locked.rematch_declined = False
+    locked.version += 1
+    locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
+
+
 
 
 def rematch_offer(*, game: Game, player) -> Game | None:
     """``player`` proposes a rematch of a finished two-player game.
 
     If the opponent had already proposed one, this agrees to it: the new game is returned.
-    Otherwise the offer is recorded (the opponent's page shows it) and None is returned.
+    Otherwise the offer is recorded (the opponent's page shows it) and None is returned. After a declined
+    offer, only the player who declined may offer (a new offer of theirs): the other is not let to insist.
     """
     with transaction.atomic():
         locked = _lock(game)
         _check_rematch(locked, player)
         offered_by = locked.rematch_offered_by_id
-        if offered_by is not None and offered_by != player.pk:
+        if locked.rematch_declined:
+            if offered_by == player.pk:
+                raise RematchRefused("your opponent declined the rematch")
+            _offer_rematch(locked, player)
+        elif offered_by is not None and offered_by != player.pk:
             return _start_rematch(locked)
-        if offered_by is None:
-            locked.rematch_offered_by = player
-            locked.version += 1
-            locked.save(update_fields=["rematch_offered_by", "version", "updated"])
+        elif offered_by is None:
+            _offer_rematch(locked, player)
     return None
 
 
@@ -1130,19 +1143,26 @@ def rematch_accept(*, game: Game, player) -> Game:
         _check_rematch(locked, player)
         if locked.rematch_offered_by_id is None:
             raise RematchRefused("no rematch has been offered")
+        if locked.rematch_declined:
+            raise RematchRefused("the rematch has been declined")
         if locked.rematch_offered_by_id == player.pk:
             raise RematchRefused("you offered this rematch; your opponent has to accept it")
         return _start_rematch(locked)
 
 
 def rematch_decline(*, game: Game, player) -> Game:
-    """Decline the opponent's rematch offer, or withdraw your own."""
+    """Decline the opponent's rematch offer (the offerer's page says so), or withdraw your own."""
     with transaction.atomic():
         locked = _lock(game)
         _check_rematch(locked, player)
         if locked.rematch_offered_by_id is None:
             raise RematchRefused("no rematch has been offered")
-        locked.rematch_offered_by = None
+        if locked.rematch_declined:
+            raise RematchRefused("the rematch has already been declined")
+        if locked.rematch_offered_by_id == player.pk:
+            locked.rematch_offered_by = None  # withdrawn: as if never offered
+        else:
+            locked.rematch_declined = True
         locked.version += 1
-        locked.save(update_fields=["rematch_offered_by", "version", "updated"])
+        locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
     return locked

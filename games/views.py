@@ -369,7 +369,8 @@ def _poll_every(game: Game, player, sides: list[str], rematch_id: int | None) ->
 
     Spectators (and the invitee of a challenge) while it is not finished; a player of a game
     between two people while it waits or runs, then for a while after the end for a rematch
-    offer. Not in games against the computer or on one screen: the page itself makes every change.
+    offer, and as long as one waits for its answer. Not in games against the computer or on one screen:
+    the page itself makes every change.
     """
     if not sides:
         if game.is_finished:
@@ -381,7 +382,11 @@ def _poll_every(game: Game, player, sides: list[str], rematch_id: int | None) ->
         return ""
     if not game.is_finished:
         return POLL_EVERY
-    if rematch_id is None and game.finished and timezone.now() - game.finished < REMATCH_WINDOW:
+    if rematch_id is not None:
+        return ""
+    # an offer waiting for its answer keeps both pages listening, however late it was made
+    waiting = game.rematch_offered_by_id is not None and not game.rematch_declined
+    if waiting or (game.finished and timezone.now() - game.finished < REMATCH_WINDOW):
         return POLL_EVERY_FINISHED
     return ""
 
@@ -413,11 +418,14 @@ def play_context(
     has_takeback = alone and takeback_keep(game, position.moves, sides) is not None
     my_turn_alone = on_my_own and game.to_move in sides
     rematch_open = two_players and rematch_id is None
+    declined = game.rematch_declined
     offers = {
         "draw_offered_by_me": running and draw_by == player.pk,
         "draw_offered_to_me": running and draw_by not in (None, player.pk),
-        "rematch_offered_by_me": rematch_open and offered_by == player.pk,
-        "rematch_offered_to_me": rematch_open and offered_by not in (None, player.pk),
+        "rematch_offered_by_me": rematch_open and offered_by == player.pk and not declined,
+        "rematch_offered_to_me": rematch_open and offered_by not in (None, player.pk) and not declined,
+        "rematch_declined_by_them": rematch_open and offered_by == player.pk and declined,
+        "rematch_declined_by_me": rematch_open and offered_by not in (None, player.pk) and declined,
     }
     if hint is None and my_turn_alone:
         hint = game.current_hint  # asked for earlier in this position: still shown (a reload does not lose it)
@@ -473,7 +481,9 @@ def play_context(
         "open_side": game.open_side() or "",
         # rematches: offer / accept / decline for the two players of a finished game
         "rematch_id": rematch_id,
-        "can_offer_rematch": two_players and game.is_finished and rematch_id is None and offered_by is None,
+        # after a declined offer, only the player who declined it may offer one
+        "can_offer_rematch": two_players and game.is_finished and rematch_id is None
+        and (offered_by is None or offers["rematch_declined_by_me"]),
         # draw offers: for the two players of a running game
         "can_offer_draw": running and draw_by is None and game.draw_offer_ply != game.ply,
         "draw_declined": running and draw_by is None and game.draw_offer_ply == game.ply,
@@ -490,6 +500,8 @@ OFFER_WORDS = {
     "draw_offered_by_me": "You offered a draw.",
     "rematch_offered_to_me": "Your opponent offers a rematch.",
     "rematch_offered_by_me": "You offered a rematch.",
+    "rematch_declined_by_them": "Your opponent declined the rematch.",
+    "rematch_declined_by_me": "You declined the rematch.",
 }
 
 #: endings the result's own words explain ("X wins (O resigned)"): the last move is not news then
@@ -659,7 +671,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """
     row = (
         Game.objects.filter(pk=pk)
-        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id")
+        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id", "status")
         .first()
     )
     if row is None or not can_view(row, request.user):
@@ -668,6 +680,10 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
         return reswap(retarget(render(request, "games/partials/_gone.html", status=404), "#play"), "outerHTML")
     if str(row.version) == request.GET.get("v") and not _claim_now_due(request.GET.get("c")):
         return HttpResponse(status=204)
+    if row.is_finished and row.sides_of(request.user) and (rematch_id := _rematch_id(row)) is not None:
+        # The opponent accepted this player's rematch offer while the page waited: both go to the new game, as
+        # the one who accepted did. (A page opened after the rematch started has its version: no redirect.)
+        return HttpResponseClientRedirect(reverse("games:detail", args=[rematch_id]))
     return _render_play(request, fresh_position(_game_for(request, pk)))
 
 

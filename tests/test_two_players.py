@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game, Move
 from games.services import (
@@ -302,8 +304,40 @@ def test_rematch_decline_and_withdraw(duel, player, other_player):
     rematch_decline(game=game, player=player)  # withdrawn
     game.refresh_from_db()
     assert game.rematch_offered_by is None
+    assert not game.rematch_declined  # withdrawing is not declining
     rematch_offer(game=game, player=player)
-    assert rematch_decline(game=game, player=other_player).rematch_offered_by is None
+    declined = rematch_decline(game=game, player=other_player)
+    assert declined.rematch_offered_by == player and declined.rematch_declined
+
+
+def test_declined_rematch_cannot_be_pressed_by_the_offerer(duel, player, other_player):
+    game = finish(duel, player, other_player)
+    rematch_offer(game=game, player=player)
+    rematch_decline(game=game, player=other_player)
+    before = version(game)
+    # alice may not ask again, nor withdraw the answer away; bob cannot accept or decline what he declined
+    for call, who, words in (
+        (rematch_offer, player, "your opponent declined the rematch"),
+        (rematch_decline, player, "already been declined"),
+        (rematch_decline, other_player, "already been declined"),
+        (rematch_accept, other_player, "has been declined"),
+    ):
+        with pytest.raises(RematchRefused, match=words):
+            call(game=game, player=who)
+    game.refresh_from_db()
+    assert version(game) == before and game.rematch_declined and game.rematch_offered_by == player
+
+
+def test_the_player_who_declined_may_offer_after_all(duel, player, other_player):
+    game = finish(duel, player, other_player)
+    rematch_offer(game=game, player=player)
+    rematch_decline(game=game, player=other_player)
+    assert rematch_offer(game=game, player=other_player) is None  # a new offer, not an agreement
+    game.refresh_from_db()
+    assert game.rematch_offered_by == other_player and not game.rematch_declined
+    new = rematch_accept(game=game, player=player)
+    game.refresh_from_db()
+    assert new.rematch_of == game and not game.rematch_declined and game.rematch_offered_by is None
 
 
 # Pages: lobby --------------------------------------------------------------------------------------
@@ -655,9 +689,51 @@ def test_rematch_views(duel, player, other_player, player_client, other_client):
 def test_rematch_decline_view(duel, player, other_player, player_client, other_client):
     finish(duel, player, other_player)
     player_client.post(reverse("games:rematch", args=[duel.pk]))
+    v = version(duel)
     response = other_client.post(reverse("games:rematch_decline", args=[duel.pk]), **HTMX)
-    assert response.status_code == 200 and 'id="rematch-offer-button"' in response.content.decode()
+    html = response.content.decode()
+    # bob may still change his mind, by offering one himself
+    assert response.status_code == 200 and 'id="rematch-offer-button"' in html
+    assert "You declined the rematch." in html and 'id="rematch-accept"' not in html
     assert other_client.post(reverse("games:rematch_accept", args=[duel.pk]), **HTMX).status_code == 409
+    # alice's waiting page learns it, is told (also by its live region) and may not ask again; it keeps listening
+    # for a while, in case bob changes his mind
+    html = poll(player_client, duel, v).content.decode()
+    assert "Your opponent declined the rematch." in html and 'id="rematch-waiting"' not in html
+    assert 'id="announce"' in html and html.count("Your opponent declined the rematch.") == 2
+    assert 'id="rematch-offer-button"' not in html and 'id="rematch-withdraw"' not in html and 'id="poll"' in html
+    response = player_client.post(reverse("games:rematch", args=[duel.pk]), **HTMX)
+    assert response.status_code == 409 and "declined" in response.content.decode()
+
+
+def test_the_offerers_waiting_page_follows_an_accepted_rematch(duel, player, other_player, player_client,
+                                                             other_client, third_client):
+    finish(duel, player, other_player)
+    player_client.post(reverse("games:rematch", args=[duel.pk]))
+    v = version(duel)
+    assert poll(player_client, duel, v).status_code == 204
+    other_client.post(reverse("games:rematch_accept", args=[duel.pk]), **HTMX)
+    new = Game.objects.get(rematch_of=duel)
+    response = poll(player_client, duel, v)
+    assert response.status_code == 200 and response["HX-Redirect"] == reverse("games:detail", args=[new.pk])
+    # not someone else's page, and not a page opened after the rematch began (it shows the link, no polling)
+    assert "HX-Redirect" not in poll(third_client, duel, v)
+    html = player_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    assert 'id="rematch-link"' in html and 'id="poll"' not in html
+
+
+def test_a_rematch_offer_is_listened_for_however_late_it_was_made(duel, player, other_player, player_client,
+                                                                   other_client):
+    finish(duel, player, other_player)
+    Game.objects.filter(pk=duel.pk).update(finished=timezone.now() - timedelta(hours=1))
+    page = reverse("games:detail", args=[duel.pk])
+    assert 'id="poll"' not in player_client.get(page).content.decode()  # nothing to wait for an hour later
+    player_client.post(reverse("games:rematch", args=[duel.pk]))
+    for client in (player_client, other_client):  # the answer, or a withdrawal, shows without a reload
+        assert 'id="poll"' in client.get(page).content.decode()
+    other_client.post(reverse("games:rematch_decline", args=[duel.pk]))
+    for client in (player_client, other_client):  # answered: nothing more to wait for
+        assert 'id="poll"' not in client.get(page).content.decode()
 
 
 # API ---------------------------------------------------------------------------------------------------
@@ -711,6 +787,19 @@ def test_api_rematch(duel, player, other_player, player_client, other_client):
     new = new.json()
     assert new["rematch_of"] == duel.pk and new["your_sides"] == ["X"] and new["status"] == "active"
     assert player_client.get(f"/api/games/{duel.pk}").json()["rematch"] == new["id"]
+
+
+def test_api_rematch_declined(duel, player, other_player, player_client, other_client):
+    finish(duel, player, other_player)
+    api_post(player_client, f"/api/games/{duel.pk}/rematch")
+    assert player_client.get(f"/api/games/{duel.pk}").json()["rematch_declined"] is False
+    body = api_post(other_client, f"/api/games/{duel.pk}/rematch/decline").json()
+    assert body["rematch_declined"] is True and body["rematch_offered_by"] == "alice"
+    again = api_post(player_client, f"/api/games/{duel.pk}/rematch")
+    assert again.status_code == 409 and again.json()["code"] == "rematch_refused"
+    assert again.json()["message"] == "your opponent declined the rematch"
+    body = api_post(other_client, f"/api/games/{duel.pk}/rematch").json()  # bob changes his mind
+    assert body["rematch_declined"] is False and body["rematch_offered_by"] == "bob"
 
 
 def test_api_spectator_reads_but_cannot_act(duel, third_client):

@@ -1,4 +1,5 @@
-"""Two people in two browsers (and a third watching): challenge, accept, play classic to the end, rematch.
+"""Two people in two browsers (and a third watching): challenge, accept, play classic to the end, rematch
+(declined, then offered again and accepted).
 
 Every page here is only ever loaded once per game: the moves of the other player, the acceptance of the
 challenge and the rematch offer arrive by the page's own polling (204 while nothing changed).
@@ -110,7 +111,16 @@ def test_two_players_play_classic_live_with_a_spectator_then_rematch(new_context
     expect(carol.locator("#poll")).to_have_count(0)
     expect(carol.locator("#rematch-offer-button")).to_have_count(0)
 
-    # Rematch: bob offers, alice sees the offer appear and accepts; sides are swapped.
+    # Rematch: alice offers and bob declines: alice's page says so and no longer lets her ask.
+    alice.locator("#rematch-offer-button").click()
+    expect(alice.locator("#rematch-waiting")).to_be_visible()
+    expect(bob.locator("#rematch-offer")).to_be_visible(timeout=LIVE_TIMEOUT)
+    bob.locator("#rematch-decline").click()
+    expect(bob.locator("#rematch-declined")).to_have_text("You declined the rematch.")
+    expect(alice.locator("#rematch-declined")).to_have_text("Your opponent declined the rematch.", timeout=LIVE_TIMEOUT)
+    expect(alice.locator("#rematch-offer-button")).to_have_count(0)
+    expect(alice.locator("#rematch-withdraw")).to_have_count(0)
+    # Bob changes his mind and offers one; alice sees it appear and accepts; sides are swapped.
     bob.locator("#rematch-offer-button").click()
     expect(bob.locator("#rematch-waiting")).to_be_visible()
     expect(alice.locator("#rematch-offer")).to_be_visible(timeout=LIVE_TIMEOUT)
@@ -121,9 +131,8 @@ def test_two_players_play_classic_live_with_a_spectator_then_rematch(new_context
     assert rematch.x_player.username == "bob" and rematch.o_player.username == "alice"
     expect(alice.locator("#board button[data-move]")).to_have_count(0)  # bob is X now
 
-    expect(bob.locator("#rematch-link")).to_be_visible(timeout=LIVE_TIMEOUT)
-    bob.locator("#rematch-link").click()
-    bob.wait_for_url(re.compile(rf"/games/{rematch.pk}/$"))
+    # Bob's waiting page follows by itself to the new game.
+    bob.wait_for_url(re.compile(rf"/games/{rematch.pk}/$"), timeout=LIVE_TIMEOUT)
     expect(bob.locator("#board button[data-move]")).to_have_count(9)
     bob.locator('#board button[data-move="4"]').click()
     expect_mark(alice, 4, "X")
