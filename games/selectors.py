@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connections, router
 from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
@@ -273,10 +273,34 @@ def _to_move_sql(alias: str) -> str:
 def count_games_to_move(player) -> int:
     """``games_to_move(player).count()`` by SQL built once: the navigation asks on every full page, and
     compiling that ORM query cost more than the rest of a game page's queries together."""
+    return count_waiting(player).moves
+
+
+class Waiting(NamedTuple):
+    """What the navigation's badges count for a player."""
+
+    moves: int  # running games against another player waiting for their move
+    challenges: int  # open challenges sent to them by name
+
+
+@cache
+def _waiting_sql(alias: str) -> str:
+    ops = connections[alias].ops
+    table = ops.quote_name(Game._meta.db_table)
+    status, invitee = (ops.quote_name(Game._meta.get_field(name).column) for name in ("status", "invitee"))
+    challenges = f"SELECT COUNT(*) FROM {table} WHERE {status} = %s AND {invitee} = %s"
+    return f"SELECT ({_to_move_sql(alias)}), ({challenges})"
+
+
+def count_waiting(player) -> Waiting:
+    """Both badges' counts in one query (each by its own index)."""
     alias = router.db_for_read(Game)
     with connections[alias].cursor() as cursor:
-        cursor.execute(_to_move_sql(alias), [Game.Status.ACTIVE.value, player.pk, player.pk])
-        return cursor.fetchone()[0]
+        cursor.execute(
+            _waiting_sql(alias),
+            [Game.Status.ACTIVE.value, player.pk, player.pk, Game.Status.OPEN.value, player.pk],
+        )
+        return Waiting(*cursor.fetchone())
 
 
 def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -37,7 +37,7 @@ from .selectors import (
     RESULT_FILTERS,
     can_view,
     challenges_for,
-    count_games_to_move,
+    count_waiting,
     game_history,
     is_involved,
     leaderboard,
@@ -1054,12 +1054,13 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
 @login_required
 @require_safe
 def my_turn(request: HttpRequest) -> HttpResponse:
-    """The navigation's badge for its poll: 204 while ``n`` is still the number of games waiting for this
-    player's move, else the badge. Opened as a page: the history's "Your turn" list."""
+    """The navigation's badges for their poll: 204 while ``n`` is still the number of games waiting for this
+    player's move and ``c`` the number of challenges sent to them, else the badges. Opened as a page: the
+    history's "Your turn" list."""
     if not request.htmx:
         return redirect(f"{reverse('games:history')}?result=your_turn")
-    waiting = count_games_to_move(request.user)
-    if request.GET.get("n") == str(waiting):
+    waiting = count_waiting(request.user)
+    if request.GET.get("n") == str(waiting.moves) and request.GET.get("c") == str(waiting.challenges):
         return HttpResponse(status=204)
     return render(request, "games/partials/_my_turn.html", {"waiting": waiting})
 

@@ -7,9 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.models import Game
 from games.selectors import count_games_to_move
 from games.selectors import games_to_move as games_to_move_qs
-from games.services import challenge_accept, challenge_create, game_resign, move_play
+from games.services import challenge_accept, challenge_create, challenge_decline, game_resign, move_play
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -95,20 +96,20 @@ def test_the_your_turn_filter(duel, player, other_player, make_player, player_cl
 def test_the_badge_asks_again_with_the_count_it_shows(duel, player, player_client):
     html = player_client.get(reverse("leaderboard")).content.decode()
     badge_html = html.split('id="my-turn"')[1].split("</span></a></span>")[0]
-    assert f'hx-get="{reverse("games:my_turn")}?n=1"' in badge_html
+    assert f'hx-get="{reverse("games:my_turn")}?n=1&amp;c=0"' in badge_html
     assert "every 10s [!document.hidden]" in badge_html and "my-turn from:body" in badge_html
 
 
 def test_the_badge_poll_is_204_while_the_count_holds(duel, player, other_player, player_client, other_client):
     url = reverse("games:my_turn")
-    assert player_client.get(url, {"n": "1"}, **HTMX).status_code == 204
-    assert other_client.get(url, {"n": "0"}, **HTMX).status_code == 204
+    assert player_client.get(url, {"n": "1", "c": "0"}, **HTMX).status_code == 204
+    assert other_client.get(url, {"n": "0", "c": "0"}, **HTMX).status_code == 204
     move_play(game=duel, player=player, move=4)
-    changed = other_client.get(url, {"n": "0"}, **HTMX)
+    changed = other_client.get(url, {"n": "0", "c": "0"}, **HTMX)
     assert changed.status_code == 200
     assert re.search(r'id="my-turn-count" [^>]*>1<', changed.content.decode())
-    assert 'hx-get="/games/my-turn/?n=1"' in changed.content.decode()
-    gone = player_client.get(url, {"n": "1"}, **HTMX)
+    assert 'hx-get="/games/my-turn/?n=1&amp;c=0"' in changed.content.decode()
+    gone = player_client.get(url, {"n": "1", "c": "0"}, **HTMX)
     assert gone.status_code == 200 and "my-turn-count" not in gone.content.decode()
     assert 'id="my-turn"' in gone.content.decode()  # the empty badge keeps asking
 
@@ -140,3 +141,37 @@ def test_answers_of_games_between_players_nudge_the_badge(duel, player, player_c
 def test_a_changed_lobby_nudges_the_badge(duel, player_client):
     answer = player_client.get(reverse("games:lobby"), {"v": "old"}, **HTMX)
     assert answer.status_code == 200 and "my-turn" in answer["HX-Trigger"]
+
+
+# Challenges sent to me by name: a badge of their own, to the lobby ------------------------------------
+
+
+def challenge_badge(client) -> str | None:
+    html = client.get(reverse("leaderboard")).content.decode()
+    found = re.search(r'id="challenge-count" href="([^"]+)" title="Challenges sent to you">(\d+)<', html)
+    if found is None:
+        return None
+    assert found.group(1) == reverse("games:history") + "#lobby"
+    return found.group(2)
+
+
+def test_the_challenge_badge_counts_challenges_sent_to_me(player, other_player, make_player, player_client,
+                                                          other_client):
+    carol = make_player("carol")
+    challenge_create(player=player, variant="classic")  # open to anyone: not sent to bob
+    first = challenge_create(player=player, variant="classic", invitee="bob")
+    challenge_create(player=carol, variant="four", invitee="bob")
+    challenge_create(player=other_player, variant="classic", invitee="alice")  # bob's own: counted for alice
+    assert challenge_badge(other_client) == "2" and badge(other_client) is None
+    assert challenge_badge(player_client) == "1"
+    html = other_client.get(reverse("leaderboard")).content.decode()
+    assert "2<span" in html and "> challenges for you</span>" in html
+    challenge_decline(game=first, player=other_player)
+    assert challenge_badge(other_client) == "1"
+    url = reverse("games:my_turn")
+    assert other_client.get(url, {"n": "0", "c": "1"}, **HTMX).status_code == 204
+    # accepted: no longer a challenge, but now a game waiting for someone's move
+    accepted = challenge_accept(game=Game.objects.get(created_by=carol), player=other_player)
+    changed = other_client.get(url, {"n": "0", "c": "1"}, **HTMX).content.decode()
+    assert "challenge-count" not in changed and 'hx-get="/games/my-turn/?n=' in changed
+    assert accepted.status == Game.Status.ACTIVE and challenge_badge(other_client) is None

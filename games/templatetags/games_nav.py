@@ -1,5 +1,6 @@
-"""``{% my_turn_count as waiting %}``: how many games wait for the signed-in player's move (the navigation's badge);
-``{% my_turn_poll %}``: how often an open page asks again (``games/partials/_my_turn.html``).
+"""``{% nav_waiting as waiting %}``: what waits for the signed-in player (the navigation's badges): games for their
+move, challenges sent to them; ``{% my_turn_poll %}``: how often an open page asks again
+(``games/partials/_my_turn.html``).
 
 A tag rather than a context processor: only the full pages' navigation asks, so an htmx answer does not pay for
 it, not even for a lazy value.
@@ -11,20 +12,20 @@ from typing import Any
 
 from django import template
 
-from games.selectors import count_games_to_move
+from games.selectors import Waiting, count_waiting
 
 register = template.Library()
 
-MY_TURN_POLL = "10s"  # a COUNT on an index, and 204 while it holds; moves in one's own games ask at once
+MY_TURN_POLL = "10s"  # two COUNTs on indexes, and 204 while they hold; moves in one's own games ask at once
 
 
 @register.simple_tag(takes_context=True)
-def my_turn_count(context: dict[str, Any]) -> int:
+def nav_waiting(context: dict[str, Any]) -> Waiting:
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return 0
-    return count_games_to_move(user)
+        return Waiting(0, 0)
+    return count_waiting(user)
 
 
 @register.simple_tag

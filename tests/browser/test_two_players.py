@@ -145,6 +145,8 @@ def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
     sign_up(bob, "bob")
 
     # A direct challenge to bob: private, listed for him; the link works for him.
+    bob.goto("/rules/")
+    expect(bob.locator("#challenge-count")).to_have_count(0)
     alice.goto("/games/")
     alice.locator(".challenge-form-box").evaluate("box => { box.open = true; }")
     alice.locator('#challenge-form input[name="invite"]').fill("bob")
@@ -153,7 +155,10 @@ def test_resign_shows_on_the_other_page_and_direct_challenge_link(new_context):
     expect(alice.locator("#players .pill-private")).to_be_visible()
     link = alice.locator("#share-link").input_value()
 
-    bob.goto("/games/")
+    # Bob, reading the rules, sees a badge appear in the navigation (its poll asks every 10 s); it leads to the lobby.
+    expect(bob.locator("#challenge-count")).to_have_text(re.compile(r"^1"), timeout=15_000)
+    bob.locator("#challenge-count").click()
+    expect(bob).to_have_url(re.compile(r"/games/#lobby$"))
     expect(bob.locator("#challenges-for-me [data-challenge]")).to_have_count(1)
     bob.goto(link)
     bob.locator("#accept-challenge").click()
