@@ -11,6 +11,18 @@ from .services import password_reset_claim
 EMAIL_HELP = "Used only to send you a link if you forget your password; nobody else sees it."
 
 
+def focus_first_error(form: forms.BaseForm) -> None:
+    """A form sent back with errors: its first field in error takes the focus, not the field Django's form
+    autofocuses (the username), so that a keyboard or screen reader user lands on what to fix. Errors that
+    belong to no field (a wrong login) leave the focus where it was."""
+    first = next((name for name in form.fields if name in form.errors), None)
+    if first is None:
+        return
+    for field in form.fields.values():  # each form has its own copies of its fields and widgets
+        field.widget.attrs.pop("autofocus", None)
+    form.fields[first].widget.attrs["autofocus"] = True
+
+
 class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = Player

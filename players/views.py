@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm
+from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
 
 #: tokens one player may hold at once
@@ -35,6 +35,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
                 return redirect(next_url)
             return redirect("games:new")
+        focus_first_error(form)
         return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=400)
     return render(request, "registration/signup.html", {"form": SignupForm(), "next": next_url})
 
@@ -43,6 +44,7 @@ class RefusedFormIs400:
     """A form sent back with its errors answers 400: the request changed nothing (Django's auth views say 200)."""
 
     def form_invalid(self, form: Any) -> HttpResponse:
+        focus_first_error(form)
         response = super().form_invalid(form)  # type: ignore[misc]
         response.status_code = 400
         return response

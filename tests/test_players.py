@@ -41,19 +41,27 @@ def test_signup_follows_safe_next_only(client):
     assert response["Location"] == "/games/"
 
 
+def focused(html: str) -> str:
+    """The one field that takes the focus as the page opens."""
+    fields = re.findall(r'<input [^>]*\bautofocus\b[^>]*>', html)
+    assert len(fields) == 1, fields
+    return re.search(r'name="([^"]+)"', fields[0]).group(1)
+
+
 @pytest.mark.parametrize(
-    ("data", "message"),
+    ("data", "message", "focus"),
     [
-        ({"username": "dave", "password1": PASSWORD, "password2": PASSWORD + "x"}, "didn"),
-        ({"username": "dave", "password1": "123", "password2": "123"}, "too short"),
-        ({"username": "", "password1": PASSWORD, "password2": PASSWORD}, "required"),
-        ({"username": "bad name!", "password1": PASSWORD, "password2": PASSWORD}, "valid username"),
+        ({"username": "dave", "password1": PASSWORD, "password2": PASSWORD + "x"}, "didn", "password2"),
+        ({"username": "dave", "password1": "123", "password2": "123"}, "too short", "password2"),
+        ({"username": "", "password1": PASSWORD, "password2": PASSWORD}, "required", "username"),
+        ({"username": "bad name!", "password1": PASSWORD, "password2": PASSWORD}, "valid username", "username"),
     ],
 )
-def test_signup_rejects_bad_input_with_message(client, data, message):
+def test_signup_rejects_bad_input_with_message(client, data, message, focus):
     response = client.post(reverse("signup"), data)
     assert response.status_code == 400
     assert message in response.content.decode()
+    assert focused(response.content.decode()) == focus  # the field to fix, not always the username
     assert not Player.objects.filter(username="dave").exists()
 
 
@@ -74,6 +82,7 @@ def test_login_and_logout(client, django_user_model):
     assert "_auth_user_id" in client.session
     bad = client.post(reverse("login"), {"username": "frank", "password": "wrong"})
     assert bad.status_code == 400 and b"correct username and password" in bad.content
+    assert focused(bad.content.decode()) == "username"  # an error of no one field: the form's own first field
     response = client.post(reverse("logout"))
     assert response.status_code == 302
     assert "_auth_user_id" not in client.session
@@ -92,14 +101,15 @@ def test_password_change(client, django_user_model):
 
 
 @pytest.mark.parametrize(
-    ("old", "new1", "new2", "says"),
+    ("old", "new1", "new2", "says", "focus"),
     [
-        ("wrong-old-password", "an0ther-Passphrase", "an0ther-Passphrase", "old password was entered incorrectly"),
-        (PASSWORD, "an0ther-Passphrase", "an0ther-Passphrasf", "didn"),
-        (PASSWORD, "short", "short", "too short"),
+        ("wrong-old-password", "an0ther-Passphrase", "an0ther-Passphrase", "old password was entered incorrectly",
+         "old_password"),
+        (PASSWORD, "an0ther-Passphrase", "an0ther-Passphrasf", "didn", "new_password2"),
+        (PASSWORD, "short", "short", "too short", "new_password2"),
     ],
 )
-def test_password_change_refused_is_400_and_changes_nothing(client, django_user_model, old, new1, new2, says):
+def test_password_change_refused_is_400_and_changes_nothing(client, django_user_model, old, new1, new2, says, focus):
     player = django_user_model.objects.create_user("gina", password=PASSWORD)
     client.force_login(player)
     response = client.post(
@@ -108,6 +118,7 @@ def test_password_change_refused_is_400_and_changes_nothing(client, django_user_
     assert response.status_code == 400
     assert says in response.content.decode()
     assert 'name="old_password"' in response.content.decode()  # the form again, to correct
+    assert focused(response.content.decode()) == focus
     player.refresh_from_db()
     assert player.check_password(PASSWORD)
 
