@@ -42,12 +42,17 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
         expect(row).to_contain_text(str(Game.objects.get(pk=game_id).ply))
         expect(row.get_by_role("link", name="Replay")).to_be_visible()
 
-    # Filtering by variant leaves the ultimate game alone.
+    # Filtering by variant leaves the ultimate game alone; the address follows, without a history entry each time.
+    entries = page.evaluate("history.length")
     page.locator('#history-filters select[name="variant"]').select_option("ultimate")
     expect(page.locator("#history tr[data-game]")).to_have_count(1)
     expect(page.locator(f'#history tr[data-game="{ultimate}"]')).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/games/\?variant=ultimate&result=$"))
+    page.locator('#history-filters select[name="variant"]').select_option("classic")
+    expect(page.locator(f'#history tr[data-game="{classic}"]')).to_be_visible()
     page.locator('#history-filters select[name="variant"]').select_option("")
     expect(page.locator("#history tr[data-game]")).to_have_count(2)
+    assert page.evaluate("history.length") == entries
 
     # Replay the classic game from its row, then step through it with the controls.
     page.locator(f'#history tr[data-game="{classic}"]').get_by_role("link", name="Replay").click()
