@@ -893,16 +893,21 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         ),
     }
     if request.htmx:
-        announce = _replay_announcement(game, moves, ply, state.variant.cols, context["analysis"])
+        announce = _replay_announcement(
+            game, moves, ply, state.variant.cols, context["analysis"], context["status_text"]
+        )
         context.update(oob=True, announce=announce)
         response = render(request, "games/partials/_replay.html", context, status=status)
         return push_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
     return render(request, "games/replay.html", context, status=status)
 
 
-def _replay_announcement(game: Game, moves: list[int], ply: int, cols: int, analysis: dict[str, Any] | None) -> str:
+def _replay_announcement(
+    game: Game, moves: list[int], ply: int, cols: int, analysis: dict[str, Any] | None, status_text: str
+) -> str:
     """What a screen reader says at each step of the replay: the step, the move shown and its analysis, the result
-    at the end (the visible words are in the swapped part, which readers do not follow)."""
+    at the end as the status line words it ("X wins — you won"; the visible words are in the swapped part, which
+    readers do not follow)."""
     total = len(moves)
     if ply == 0:
         words = f"Start position, {total} moves in all."
@@ -915,7 +920,7 @@ def _replay_announcement(game: Game, moves: list[int], ply: int, cols: int, anal
         text = analysis["text"].split(": ", 1)[-1] if ply else analysis["text"]
         words += f" {text[0].upper()}{text[1:]}"
     if ply == total and game.is_finished:
-        words += f" {game.result_text()}."
+        words += f" {status_text}."
     return words
 
 

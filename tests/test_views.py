@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move
-from games.services import game_create, move_play
+from games.services import game_create, game_resign, move_play
 
 pytestmark = pytest.mark.django_db
 
@@ -535,6 +535,15 @@ def test_replay_steps_through_the_moves(player_client, make_game, player):
     assert html.count('data-mark="X"') == 3
     html = player_client.get(url, {"ply": 99}).content.decode()
     assert "5 / 5" in html
+
+
+def test_the_replay_end_is_announced_in_the_players_words(player_client, player):
+    game = vs_random(player)  # alice is X
+    player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)  # the computer answers
+    game_resign(game=game, player=player)
+    html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 2}, **HTMX).content.decode()
+    said = html.split('id="replay-announce" hx-swap-oob="innerHTML">')[1].split("<")[0]
+    assert said.startswith("Move 2 of 2: O on ") and said.endswith("O wins (X resigned) — you lost."), said
 
 
 def test_replay_of_nested_game(player_client, make_game, player):
