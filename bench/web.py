@@ -274,7 +274,10 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
                     break
                 cells = MOVE_RE.findall(text)
                 if cells:
-                    status, _, text = timed("move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells)})
+                    # as the board's form sends it: the cell, and the ply the board showed
+                    status, _, text = timed(
+                        "move", "POST", f"/games/{game_id}/move/", {"move": rng.choice(cells), "ply": str(new_ply)}
+                    )
                 else:  # a slow computer is to move: the page asks for its move (random opens at once)
                     status, _, text = timed("computer", "POST", f"/games/{game_id}/computer/", {})
                 if status != 200:

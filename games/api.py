@@ -486,7 +486,7 @@ def play_move(request: HttpRequest, game_id: int, payload: MoveIn) -> dict[str, 
     """Play ``move``; when a computer holds the other seat its reply is played too and is in ``played``."""
     game = _visible_game(request, game_id)
     before = game.ply
-    position = move_play(game=game, player=request.auth, move=payload.move)
+    position = move_play(game=game, player=request.auth, move=payload.move, ply=payload.ply)
     reply = _computer_reply(position.game)
     position = reply or position
     return {**game_state(position, request.auth), "played": _played(before, position)}

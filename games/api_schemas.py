@@ -123,6 +123,11 @@ class MoveIn(Schema):
     move: StrictInt = Field(
         ..., examples=[4], description="the engine's move number: row * cols + col, or 9 * board + cell when nested"
     )
+    ply: StrictInt | None = Field(
+        None, ge=0, examples=[2], description="the game's ply as you saw it (moves played so far): if another move "
+        "was recorded since, 409 move_conflict and nothing is stored. Without it, the position as this request "
+        "first reads it"
+    )
 
 
 class PlayOnIn(Schema):

@@ -624,12 +624,16 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
 
 def move_play(
     *, game: Game | int, player, move: int, reply: bool = False, quick_reply: bool = False,
-    missing_if_hidden: bool = False,
+    missing_if_hidden: bool = False, ply: int | None = None,
 ) -> Position:
     """Play ``move`` for ``player`` in ``game`` (a Game or its id).
 
+    The move is for the position after ``ply`` moves (what the player's page showed), by default the one
+    first read here: if another move was recorded meanwhile, it is refused (MoveConflict), even where it
+    would be legal in the new position (against a quick computer it is the same player's turn again).
     The game is read and the move judged without a lock; it is recorded (with the reply below) only if
-    the game is still the version read, else judged again on the new one (see ``_record``).
+    the game is still the version read, else judged again on the new one (see ``_record``): a change
+    that left the position alone (a draw offer) does not refuse it.
     A computer seat to move next replies in the same transaction when it answers in milliseconds
     (``answers_at_once``) and ``reply`` or ``quick_reply`` is set; with ``reply`` a slower one
     thinks after the commit and its move follows (the caller waits for it). With ``missing_if_hidden``
@@ -650,6 +654,13 @@ def move_play(
         to_move = seen.to_move
         if to_move not in sides:
             raise NotYourTurn(f"it is not your turn: {to_move} ({seen.seat_label(to_move)}) is to move")
+        if ply is None:
+            ply = seen.ply
+        elif seen.ply != ply:
+            raise MoveConflict(
+                f"the game has moved on since your move was made: it was for the position after "
+                f"{_moves_words(ply)}, and {seen.ply} have been played now; nothing was stored"
+            )
         moves = current_moves(seen)
         variant = game_variant(seen)
         state = state_after(seen, moves)
@@ -681,6 +692,10 @@ def move_play(
                 return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
         return position
     raise MoveConflict("another move was recorded at the same moment; reload the game")
+
+
+def _moves_words(count: int) -> str:
+    return "1 move" if count == 1 else f"{count} moves"
 
 
 def _check_computer_turn(game: Game, player) -> None:

@@ -625,12 +625,21 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
     """
     try:
         move = _parse_move(request.POST.get("move"))
+        # the position the page showed (the board's form sends it): a move from a page left behind is refused
+        ply = _parse_count(request.POST["ply"]) if "ply" in request.POST else None
+        if ply is None and "ply" in request.POST:
+            raise InvalidMove(f"the ply (moves played so far) must be a whole number, not {request.POST['ply'][:20]!r}")
     except GameError as err:
         return _refused(request, _game_for(request, pk), err)  # 404 first for a game not to be seen
     try:
         position = move_play(
-            game=pk, player=request.user, move=move, reply=not request.htmx, quick_reply=True, missing_if_hidden=True
+            game=pk, player=request.user, move=move, reply=not request.htmx, quick_reply=True, missing_if_hidden=True,
+            ply=ply,
         )
+    except MoveConflict as err:
+        # The page showed an older position (another tab, a double submit): it gets the game as it stands now.
+        response = _render_play(request, game_position(_game_for(request, pk)), error=_message(err), status=409)
+        return reswap(retarget(response, "#play"), "outerHTML") if request.htmx else response
     except GameError as err:
         return _refused(request, pk, err)
     if request.htmx:

@@ -361,6 +361,15 @@ def test_computer_move_when_it_is_a_persons_turn_is_409(player_client, vs_random
     assert_error(post(player_client, f"/api/games/{vs_random.pk}/computer-move"), 409, "not_computer_turn")
 
 
+def test_a_move_for_an_older_position_is_409_conflict(token_client, vs_random):
+    assert post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 4, "ply": 0}).status_code == 200
+    stale = assert_error(post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 0, "ply": 0}), 409, "conflict")
+    assert "moved on" in stale["message"] and Move.objects.filter(game=vs_random).count() == 2
+    assert_error(post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 0, "ply": -1}), 400, "invalid_input")
+    free = next(cell for cell in range(9) if not Move.objects.filter(game=vs_random, move=cell).exists())
+    assert post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": free, "ply": 2}).status_code == 200
+
+
 def test_move_conflict_is_409_conflict(player_client, vs_random, monkeypatch):
     def clash(**kwargs):
         raise MoveConflict("another move was recorded at the same moment; reload the game")

@@ -26,6 +26,7 @@ from games.services import (
     GameError,
     challenge_accept,
     challenge_create,
+    game_create,
     game_position,
     move_play,
 )
@@ -107,6 +108,29 @@ def test_simultaneous_move_requests_one_200_the_rest_409(duel):
     assert all("not your turn" in body.lower() or "same moment" in body for code, body in results if code == 409)
     assert Move.objects.filter(game=duel).count() == 1
     assert_consistent(duel)
+
+
+def test_simultaneous_moves_against_a_quick_computer_store_one(make_player):
+    """Against a computer that answers at once it is the player's turn again after each request: the pages' moves
+    carry the ply they were made on, so the ones sent at the same moment from the same position are refused
+    (409, with the board as it stands) instead of being played one after another in the new positions."""
+    alice = make_player("alice")
+    game = game_create(player=alice, variant="four", options={}, opponent="easy", side="X", strategy="random")
+    url = reverse("games:move", args=[game.pk])
+
+    def post(i: int) -> tuple[int, str]:
+        client = Client()
+        client.force_login(alice)
+        response = client.post(url, {"move": str(i), "ply": "0"}, HTTP_HX_REQUEST="true")
+        return response.status_code, response.content.decode()
+
+    results = run_together(post)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    codes = Counter(code for code, _ in results)
+    assert codes == {200: 1, 409: THREADS - 1}, codes
+    assert all("moved on" in body and 'id="board"' in body for code, body in results if code == 409)
+    assert Move.objects.filter(game=game).count() == 2  # one move of alice's and the computer's reply
+    assert_consistent(game)
 
 
 def test_both_players_and_a_spectator_at_once(duel, make_player):

@@ -194,6 +194,44 @@ def test_htmx_move_returns_partial(player_client, make_game):
     assert Move.objects.filter(game=game).count() == 1
 
 
+def test_the_board_sends_the_position_it_shows(player_client, player):
+    game = vs_random(player)
+    html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4", "ply": "0"}, **HTMX).content.decode()
+    form = html.split('class="board-form"')[1].split("</form>")[0]
+    assert '<input type="hidden" name="ply" value="2">' in form  # after alice's move and the computer's reply
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_move_from_a_page_left_behind_is_refused_with_the_game_as_it_stands(player_client, player, htmx):
+    """Another tab moved meanwhile: against a quick computer it is X's turn again, but this move was chosen on
+    the position before; it is refused, and the page gets the board as it is now."""
+    game = vs_random(player)
+    move_play(game=game, player=player, move=4, quick_reply=True)  # the other tab: X on 4, the computer replies
+    response = player_client.post(
+        reverse("games:move", args=[game.pk]), {"move": "0", "ply": "0"}, **(HTMX if htmx else {})
+    )
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "The game has moved on since your move was made: it was for the position after 0 moves, and 2 have " \
+        "been played now; nothing was stored" in html
+    assert 'data-cell="4" data-mark="X"' in html and '<input type="hidden" name="ply" value="2">' in html
+    if htmx:
+        assert response["HX-Retarget"] == "#play" and response["HX-Reswap"] == "outerHTML"
+    assert Move.objects.filter(game=game).count() == 2
+    free = next(cell for cell in range(9) if not Move.objects.filter(game=game, move=cell).exists())
+    again = player_client.post(reverse("games:move", args=[game.pk]), {"move": str(free), "ply": "2"}, **HTMX)
+    assert again.status_code == 200  # made on the position shown now
+
+
+@pytest.mark.parametrize("ply", ["", "x", "-1", "٣", "1.0"])
+def test_a_move_with_a_bad_ply_is_400(player_client, player, ply):
+    game = vs_random(player)
+    response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0", "ply": ply}, **HTMX)
+    assert response.status_code == 400
+    assert "The ply (moves played so far) must be a whole number" in response.content.decode()
+    assert not Move.objects.filter(game=game).exists()
+
+
 def test_plain_post_move_redirects_and_computer_replies(player_client, player):
     game = vs_random(player)
     response = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"})
