@@ -15,10 +15,17 @@ from .models import Opponent
 def _no_nul(text: str) -> str:
     if "\x00" in text:
         raise ValueError("a NUL character (\\u0000) is not allowed here")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # JSON's "\ud800" escape alone: no character, and no database can store or look it up
+        raise ValueError("a lone surrogate (\\ud800-\\udfff) is not a character") from None
     return text
 
 
-#: a string without NUL characters: PostgreSQL cannot store or compare one (the web has NullCharacterMiddleware)
+#: a string without NUL characters or lone surrogates: PostgreSQL cannot store or compare a NUL, and neither
+#: database driver can encode a surrogate (the web has NullCharacterMiddleware; its forms decode bytes, which
+#: cannot carry one)
 Text = Annotated[str, AfterValidator(_no_nul)]
 
 # Built from the model's choices so the API offers exactly what the services accept.

@@ -594,6 +594,17 @@ def test_a_nul_in_a_json_string_is_refused(token_client, field):
     assert Game.objects.count() == before
 
 
+@pytest.mark.parametrize("field", ["variant", "strategy", "invite"])
+@pytest.mark.parametrize("text", ["\ud800", "bo\udfffb"])
+def test_a_lone_surrogate_in_a_json_string_is_refused(token_client, field, text):
+    # JSON can escape one ("\ud800"), no database driver can encode it: it was a 500 on the invitee's lookup
+    data = {"variant": "classic", "opponent": "human" if field == "invite" else "easy", field: text}
+    before = Game.objects.count()
+    body = assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
+    assert body["details"][0]["loc"] == f"body.{field}" and "surrogate" in body["message"]
+    assert Game.objects.count() == before
+
+
 def test_a_form_body_gets_the_apis_json_answers(token_client, vs_random, settings):
     # what curl -F move=4 sends: the API reads JSON, and says so in JSON (the NUL check leaves /api/ bodies alone)
     response = token_client.post(f"/api/games/{vs_random.pk}/moves", {"move": "4"})  # multipart

@@ -116,6 +116,8 @@ def test_abandoned_before_the_start_stores_nothing(player):
     ("options", "message"),
     [
         ({"variant": "classic", "x": "human", "o": "ring", "record": "nobody"}, "no active player named 'nobody'"),
+        # bytes the terminal could not decode (Python keeps them as lone surrogates): no database can look them up
+        ({"variant": "classic", "x": "human", "o": "ring", "record": "\udcff"}, "not a username"),
         ({"variant": "hexagon", "x": "human", "o": "ring", "record": "alice"}, "no variant 'hexagon'"),
         ({"variant": "nxn", "option": ["size=44"], "x": "human", "o": "random", "record": "alice"}, "between 3 and 10"),
         ({"variant": "classic", "option": ["size=4"], "record": "alice"}, "unknown option"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from dataclasses import dataclass
 from typing import IO, Any
@@ -96,11 +97,11 @@ def _value(text: str) -> Any:
         return True
     if low in FALSE_WORDS:
         return False
-    for kind in (int, float):
-        try:
-            return kind(low)
-        except ValueError:
-            pass
+    # ASCII numbers only: int() and float() also read other scripts' digits ('٥'), which the site refuses
+    if re.fullmatch(r"[+-]?[0-9]+", low):
+        return int(low)
+    if re.fullmatch(r"[+-]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?|inf|infinity|nan)", low):
+        return float(low)
     return text.strip()
 
 
@@ -112,6 +113,8 @@ def _pairs(items: list[str], what: str) -> dict[str, Any]:
         name, _, raw = item.partition("=")
         if not name.strip():
             raise ValueError(f"{what} {item!r} has no name before '='")
+        if name.strip() in result:
+            raise ValueError(f"{what} {name.strip()!r} is given twice")
         result[name.strip()] = _value(raw)
     return result
 
@@ -144,7 +147,7 @@ def make_seat(side: str, spec: str, variant: Variant, seed: int | None = None) -
         strategy = _levels().difficulty(variant, name)  # type: ignore[union-attr]
         return Seat(side, f"{name}: {strategy.name}", strategy)
     if name not in STRATEGIES:
-        raise ValueError(f"unknown player {name!r}; choose {', '.join(player_choices())}")
+        raise ValueError(f"unknown player {name!r}; choose {', '.join(player_choices(variant))}")
     cls = STRATEGIES[name]
     if seed is not None and "seed" in cls.option_spec and "seed" not in options:
         # Different seeds for the two sides, so two seeded random players do not mirror each other.

@@ -299,6 +299,10 @@ def test_multi_random_start_is_shown() -> None:
         (["--variant", "nxn", "--option", "colour=red"], "unknown option 'colour'"),
         (["--variant", "nxn", "--option", "size"], "name=value"),
         (["--variant", "classic", "--x", "wizard"], "unknown player 'wizard'"),
+        # the players this variant can have: not pairing, which only plays 4 x 4 and larger
+        (["--variant", "classic", "--x", "wizard"], "choose human, easy, medium, hard, alphabeta, mcts, perfect,"),
+        (["--variant", "nxn", "--option", "size=٥"], "must be a whole number, not '٥'"),  # int() reads it
+        (["--variant", "nxn", "--option", "size=5", "--option", "size=6"], "option 'size' is given twice"),
         (["--variant", "classic", "--x", "random:depth=3"], "unknown option 'depth'"),
         (["--variant", "classic", "--x", "human:fast=1"], "takes no options"),
         (["--option", "size=5"], "needs --variant"),

@@ -140,6 +140,12 @@ class Command(BaseCommand):
             return None
         model = get_user_model()
         try:
+            username.encode("utf-8")
+        except UnicodeEncodeError:  # bytes the terminal's encoding could not decode: no name can hold them
+            raise CommandError(
+                f"--record: {username!r} is not a username (not valid UTF-8); nothing was stored."
+            ) from None
+        try:
             return model.objects.get(**{model.USERNAME_FIELD: username}, is_active=True)
         except model.DoesNotExist:
             raise CommandError(f"There is no active player named {username!r}; nothing was stored.") from None
