@@ -5,10 +5,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit
 
+import django.middleware.common
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render, resolve_url
 from django_htmx.http import HttpResponseClientRedirect
+
+
+class CommonMiddleware(django.middleware.common.CommonMiddleware):
+    """Django's, adding the trailing slash by a redirect only for GET and HEAD.
+
+    A redirect cannot carry a POST's body: Django raises a RuntimeError under DEBUG (a 500) and otherwise
+    loses the body in a 301. A form or a client posting to ``/games/12/move`` gets the 404 of an address
+    that does not exist, which says where the slash goes, and nothing changes.
+    """
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        return request.method in ("GET", "HEAD") and super().should_redirect_with_slash(request)
+
+
+class UnsupportedMethodMiddleware:
+    """TRACE, CONNECT and methods nobody defined get a 405 before any view: some views take any method (the
+    API's docs, a redirect), and none of them means anything by these."""
+
+    SUPPORTED = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in self.SUPPORTED:
+            return self.get_response(request)
+        message = f"This site does not answer {str(request.method)[:20]!r} requests."
+        if request.path_info.startswith(API_PREFIX):
+            response: HttpResponse = JsonResponse({"code": "method_not_allowed", "message": message}, status=405)
+        else:
+            response = render(
+                request, "_error.html", {"status": 405, "title": "Method not allowed", "message": message}, status=405
+            )
+        response["Allow"] = ", ".join(sorted(self.SUPPORTED))
+        return response
 
 
 class HtmxLoginRedirectMiddleware:

@@ -44,9 +44,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "config.middleware.CommonMiddleware",  # Django's, without the slash redirect that loses a POST's body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.NullCharacterMiddleware",  # before any view or the admin hands a NUL to the database
@@ -59,6 +60,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/
 
 TEMPLATES = [
     {

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import Resolver404
+from django.urls import Resolver404, resolve
+from django.views.decorators.http import require_safe
+
+from config.middleware import API_PREFIX
 
 
+def _in_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX) or request.path_info == API_PREFIX.rstrip("/")
+
+
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness check for a load balancer, and the "trivial view" of the load benchmark.
 
@@ -16,6 +24,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The site's address: a player's games, or for a visitor the front door (the login page with its welcome,
     not "Please log in to see that page")."""
@@ -31,8 +40,38 @@ def _said(exception: Exception) -> str:
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The site's 404 page (handler404): in the site's frame, with the view's own words when it gave some."""
-    return render(request, "404.html", {"message": _said(exception)}, status=404)
+    """The site's 404 page (handler404): in the site's frame, with the view's own words when it gave some; JSON
+    under /api/. An address that exists with a slash at its end (only GET and HEAD are redirected there: a
+    redirect would lose a POST's body) says so."""
+    message = _said(exception)
+    if _in_api(request):  # (its endpoints end without a slash)
+        return JsonResponse(
+            {"code": "not_found", "message": message or f"there is no API endpoint {request.path}; see /api/docs"},
+            status=404,
+        )
+    path = request.path_info
+    if not message and not path.endswith("/") and _resolves(f"{path}/"):
+        message = f"This address needs a slash at its end: {request.path}/"
+    return render(request, "404.html", {"message": message}, status=404)
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: the site's "Form expired" page; JSON under /api/ (a session's POST without its token)."""
+    if _in_api(request):
+        return JsonResponse(
+            {"code": "csrf_failed", "message": "a request signed in by the session needs the X-CSRFToken header "
+             "(or use a token: Authorization: Bearer ...)"},
+            status=403,
+        )
+    return render(request, "403_csrf.html", status=403)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:

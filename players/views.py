@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
@@ -22,6 +22,7 @@ from .models import ApiToken, Player
 MAX_TOKENS = 20
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("games:history")
@@ -75,7 +76,7 @@ class PasswordResetConfirmView(RefusedFormIs400, auth_views.PasswordResetConfirm
 class LogoutView(auth_views.LogoutView):
     """Django's logout (POST); a GET, from a typed or bookmarked address, asks to confirm with a button."""
 
-    http_method_names = ["get", "post", "options"]
+    http_method_names = ["get", "head", "post", "options"]
 
     def get(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if not request.user.is_authenticated:
@@ -84,6 +85,7 @@ class LogoutView(auth_views.LogoutView):
 
 
 @login_required
+@require_safe
 def my_profile(request: HttpRequest) -> HttpResponse:
     return redirect("profile", username=request.user.get_username())
 
@@ -169,6 +171,7 @@ def _active_player(username: str) -> Player:
 
 
 @login_required
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     return _profile_page(request, _active_player(username))
 

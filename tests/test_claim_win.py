@@ -145,4 +145,6 @@ def test_the_claim_appears_on_an_open_page_without_a_reload(duel, player, player
 
 def test_no_claim_moment_for_the_player_to_move(duel, player, other_client):
     move_play(game=duel, player=player, move=4)
-    assert "&amp;c=" not in other_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    page = other_client.get(reverse("games:detail", args=[duel.pk])).content.decode()
+    duel.refresh_from_db()
+    assert f"/poll/?v={duel.version}\"" in page  # the game's poll, without a claim moment (c=...)

@@ -115,3 +115,72 @@ def test_logout_address_opened_as_a_page(client, player, signed_in):
     response = client.post(reverse("logout"))
     assert response.status_code == 302
     assert client.get(reverse("games:history")).status_code == 302  # the button's POST does
+
+
+# Addresses without their slash, methods nobody answers, the API's own 404 and CSRF answers --------------
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_post_to_an_address_without_its_slash_is_a_404_that_says_so(player_client, make_game, settings, debug):
+    # Django's slash redirect cannot carry a POST's body: under DEBUG it raised (a 500), otherwise it lost it
+    settings.DEBUG = debug
+    game = make_game()
+    response = player_client.post(f"/games/{game.pk}/move", {"move": "4"})
+    assert response.status_code == 404
+    if not debug:  # (under DEBUG, Django's own 404 page shows instead of the site's)
+        assert f"This address needs a slash at its end: /games/{game.pk}/move/" in _in_site_frame(response)
+    game.refresh_from_db()
+    assert game.ply == 0
+    assert player_client.post("/games/new", {"variant": "classic", "opponent": "local"}).status_code == 404
+    # a page opened without its slash is still sent to it
+    redirected = player_client.get(f"/games/{game.pk}")
+    assert redirected.status_code == 301 and redirected["Location"] == f"/games/{game.pk}/"
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete", "patch", "get"])
+def test_the_api_without_an_endpoint_is_a_json_404(player_client, method):
+    for url in ("/api", "/api/"):
+        response = getattr(player_client, method)(url)
+        if method == "get" and url == "/api":
+            assert response.status_code == 301 and response["Location"] == "/api/"  # a GET may be sent on
+            continue
+        assert response.status_code == 404 and response["Content-Type"] == "application/json", (url, response)
+        assert response.json()["code"] == "not_found" and "/api/docs" in response.json()["message"]
+
+
+@pytest.mark.parametrize("url", ["/rules/", "/api/docs", "/api/openapi.json", "/api/variants", "/healthz"])
+def test_trace_and_unknown_methods_are_405(client, db, url):
+    for method in ("TRACE", "CONNECT", "BREW"):
+        response = client.generic(method, url)
+        assert response.status_code == 405 and "GET" in response["Allow"]
+        if url.startswith("/api/"):
+            assert response.json() == {
+                "code": "method_not_allowed", "message": f"This site does not answer '{method}' requests."
+            }
+        else:
+            assert f"does not answer &#x27;{method}&#x27; requests" in response.content.decode()
+
+
+def test_a_session_post_to_the_api_without_its_csrf_token_is_a_json_403(player):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(player)
+    response = browser.post("/api/docs", {})
+    assert response.status_code == 403 and response.json()["code"] == "csrf_failed"
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("post", "/players/alice/"), ("put", "/players/alice/"), ("delete", "/players/alice/"), ("post", "/"),
+        ("post", "/accounts/profile/"), ("post", "/healthz"), ("put", "/accounts/signup/"),
+        ("delete", "/accounts/signup/"),
+    ],
+)
+def test_pages_refuse_methods_they_do_not_take(player_client, method, url):
+    response = getattr(player_client, method)(url)
+    assert response.status_code == 405, (method, url, response.status_code)
+
+
+def test_head_answers_as_get_on_the_logout_page(player_client):
+    head, get = player_client.head("/accounts/logout/"), player_client.get("/accounts/logout/")
+    assert head.status_code == get.status_code == 200
