@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -22,6 +23,23 @@ def _strategy_choices() -> list[tuple[str, str]]:
     return [("", "By level (recommended)")] + [(name, name) for name in sorted(STRATEGIES)]
 
 
+#: the opponents each field goes with; the form hides it for the others, and the server ignores it then
+OPPONENT_FIELDS = {
+    "invite": (Opponent.HUMAN,),
+    "strategy": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
+}
+
+
+class WholeNumberField(forms.IntegerField):
+    """An IntegerField that takes ASCII digits only, as the API and the moves do: Django's also reads '5.0' and
+    other scripts' digits ('٥')."""
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str) and value.strip() and not re.fullmatch(r"[+-]?[0-9]{1,9}", value.strip()):
+            raise forms.ValidationError("Enter a whole number in digits 0-9.", code="invalid")
+        return super().to_python(value)
+
+
 VISIBILITY_CHOICES = [
     ("", "Default"),
     ("public", "Anyone signed in"),
@@ -31,16 +49,16 @@ VISIBILITY_CHOICES = [
 
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(choices=_variant_choices, initial="classic")
-    size = forms.IntegerField(
+    size = WholeNumberField(
         required=False, min_value=3, max_value=10, initial=5, label="Size (n x n)", help_text="3 to 10; n in a row wins"
     )
-    rows = forms.IntegerField(
+    rows = WholeNumberField(
         required=False, min_value=3, max_value=19, initial=15, label="Rows", help_text="3 to 19"
     )
-    cols = forms.IntegerField(
+    cols = WholeNumberField(
         required=False, min_value=3, max_value=19, initial=15, label="Columns", help_text="3 to 19"
     )
-    k = forms.IntegerField(
+    k = WholeNumberField(
         required=False, min_value=3, max_value=19, initial=5, label="In a row to win (k)",
         help_text="3 up to the longer side",
     )
@@ -67,6 +85,7 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        self._ignore_hidden_fields(data)
         # "" = the default: private for a challenge sent to a named player, public otherwise
         data["private"] = {"public": False, "private": True}.get(data.get("visibility") or "")
         data["invite"] = (data.get("invite") or "").strip()
@@ -87,6 +106,18 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError(str(err)[:1].upper() + str(err)[1:]) from None
         data["options"] = options
         return data
+
+    def _ignore_hidden_fields(self, data: dict[str, Any]) -> None:
+        """Fields of another variant or opponent than the chosen ones (hidden on the page, keeping what was typed
+        before switching) are left out, errors and all: an error there would be one the player cannot see."""
+        cls = VARIANTS.get(data.get("variant") or "")
+        ignored = [name for name in OPTION_FIELDS if cls is not None and name not in cls.option_spec]
+        opponent = data.get("opponent")
+        if opponent:
+            ignored += [name for name, opponents in OPPONENT_FIELDS.items() if opponent not in opponents]
+        for name in ignored:
+            self._errors.pop(name, None)
+            data[name] = self.fields[name].to_python("")  # as if left empty
 
 
 class HistoryFilterForm(forms.Form):

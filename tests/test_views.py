@@ -110,7 +110,8 @@ def test_new_game_creates_and_redirects(player_client, player, data):
         new_game_data(opponent="god"),
         new_game_data(side="Z"),
         new_game_data(opponent="easy", strategy="nonsense"),
-        new_game_data(opponent="local", strategy="random"),
+        new_game_data(variant="nxn", size="5.0"),  # Django's IntegerField reads it; the API does not, nor do we
+        new_game_data(variant="nxn", size="٥"),
     ],
 )
 def test_new_game_refuses_forged_settings(player_client, data):
@@ -118,6 +119,30 @@ def test_new_game_refuses_forged_settings(player_client, data):
     assert response.status_code == 400
     assert Game.objects.count() == 0
     assert b"form-errors" in response.content or b"field-errors" in response.content
+
+
+@pytest.mark.parametrize(
+    ("data", "options"),
+    [
+        # typed for n x n, then the variant switched back to classic: the size field is hidden, not sent away
+        (new_game_data(variant="classic", size="12"), {}),
+        (new_game_data(variant="ultimate", size="abc", rows="2", k="99", random_start="on"), {"closed_boards": False}),
+        (new_game_data(variant="nxn", size="4", rows="99"), {"size": 4}),
+        # a name typed for another player, then a computer chosen; a strategy picked, then two on one screen
+        (new_game_data(opponent="easy", invite="bob", side="X"), {}),
+        (new_game_data(opponent="local", strategy="random"), {}),
+        (new_game_data(opponent="local", strategy="nonsense"), {}),
+    ],
+)
+def test_new_game_ignores_the_fields_the_page_hides(player_client, data, options):
+    """The form shows the fields of the chosen variant and opponent only, and keeps what was typed in the others
+    (switching back finds it): those are left out, or their errors would send back a page showing none."""
+    response = player_client.post(reverse("games:new"), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game = Game.objects.get()
+    assert game.options == options and game.invitee is None
+    if data["opponent"] == "local":
+        assert not game.x_strategy and not game.o_strategy
 
 
 def test_new_game_refuses_strategy_not_supporting_variant(player_client):
