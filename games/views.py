@@ -859,14 +859,21 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, error: str = "", status: int = 200):
-    """The replay at the position after ``ply_text`` moves (the last one when missing or not a number)."""
+    """The replay at the position after ``ply_text`` moves (the last one when missing). One that is not a number of
+    moves of this game is refused (400) with the page at the nearest position (the end for what is not a
+    number), saying so."""
     moves = game_moves(game)
     total = len(moves)
-    try:
-        ply = int(ply_text) if ply_text is not None else total
-    except ValueError:
+    ply = total if ply_text is None else _parse_count(ply_text)
+    if ply is None or ply > total:
+        if not error:  # (Play on's refusal says what was wrong with its own ply)
+            error = (
+                f"This game has {total} moves: there is no position after move {ply}, so its end is shown."
+                if ply is not None
+                else f"“{(ply_text or '')[:20]}” is not a number of moves, so the game's end is shown."
+            )
+            status = 400
         ply = total
-    ply = max(0, min(total, ply))
     state = state_after(game, moves, upto=ply)
     try:
         verdicts = game_analysis(game)
@@ -964,7 +971,16 @@ def history(request: HttpRequest) -> HttpResponse:
             for name in form.errors
         ]
     games = game_history(request.user, variant=variant, result=result)
-    page = Paginator(games, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    paginator = Paginator(games, HISTORY_PAGE_SIZE)
+    page_text = request.GET.get("page")
+    asked = 1 if page_text is None else _parse_count(page_text)
+    page = paginator.get_page(1 if asked is None else asked)  # the nearest page to what was asked
+    # A typed or old link is told; the list refreshing itself (htmx) after games went away just shows the nearest.
+    if asked != page.number and not request.htmx:
+        problems.append(
+            f"There is no page {asked} (pages 1 to {paginator.num_pages}), so page {page.number} is shown."
+            if asked is not None else f"“{page_text[:20]}” is not a page number, so page {page.number} is shown."
+        )
     rows = [history_row(game, request.user) for game in page.object_list]
     query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
     context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS,

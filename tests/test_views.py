@@ -570,7 +570,17 @@ def test_history_htmx_partial_and_pagination(player_client, player, make_game):
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="history"') and "<html" not in html
     assert len(re.findall(r'data-game="', html)) == 3
-    assert player_client.get(reverse("games:history"), {"page": "999"}).status_code == 200
+    # A page that is not there: the nearest is shown; a typed link is told so (400), the list refreshing itself is not
+    for page, says in (("999", "There is no page 999 (pages 1 to 2), so page 2 is shown."),
+                        ("0", "There is no page 0 (pages 1 to 2), so page 2 is shown."),
+                        ("abc", "“abc” is not a page number, so page 1 is shown."),
+                        ("-1", "“-1” is not a page number, so page 1 is shown."),
+                        ("٢", "“٢” is not a page number, so page 1 is shown.")):
+        response = player_client.get(reverse("games:history"), {"page": page})
+        assert response.status_code == 400 and says in response.content.decode(), page
+        assert len(re.findall(r'data-game="', response.content.decode())) in (3, 20)
+    refreshed = player_client.get(reverse("games:history"), {"page": "3"}, **HTMX)
+    assert refreshed.status_code == 200 and len(re.findall(r'data-game="', refreshed.content.decode())) == 3
 
 
 # Replay ---------------------------------------------------------------------------------------------
@@ -594,10 +604,14 @@ def test_replay_steps_through_the_moves(player_client, make_game, player):
 
     html = player_client.get(url, {"ply": 0}).content.decode()
     assert 'data-mark="X"' not in html and 'id="replay-first" aria-disabled="true"' in html
-    html = player_client.get(url, {"ply": "junk"}).content.decode()
-    assert html.count('data-mark="X"') == 3
-    html = player_client.get(url, {"ply": 99}).content.decode()
-    assert "5 / 5" in html
+    # not a position of this game: refused (400), with the end shown and the reason
+    for ply, says in (("junk", "“junk” is not a number of moves"), ("-1", "“-1” is not a number of moves"),
+                      ("٣", "“٣” is not a number of moves"), ("99", "This game has 5 moves: there is no position after "
+                                                                   "move 99, so its end is shown.")):
+        response = player_client.get(url, {"ply": ply})
+        html = response.content.decode()
+        assert response.status_code == 400 and says in html, ply
+        assert html.count('data-mark="X"') == 3 and "5 / 5" in html
 
 
 def test_the_replay_end_is_announced_in_the_players_words(player_client, player):
