@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from .models import Game, Move, Rating
+from .models import Game, Move, Opponent, Rating
 from .services import GameError, game_decide
 
 
@@ -41,6 +41,12 @@ class GameAdminForm(forms.ModelForm):
         elif status == Game.Status.FINISHED and was == Game.Status.OPEN:
             self.add_error("status", "A challenge nobody has accepted has no result: delete it instead.")
             return data
+        opponent = data.get("opponent", self.instance.opponent)
+        if opponent == Opponent.HUMAN and (status or was) != Game.Status.OPEN:
+            # a game between two people, once accepted: both seats are someone's (nobody could move for an empty one)
+            for seat in ("x_player", "o_player"):
+                if seat in data and data[seat] is None:
+                    self.add_error(seat, "A game between two players that has started needs a player in each seat.")
         if "result" in self.errors:
             return data
         if status == Game.Status.FINISHED and not data.get("result"):
@@ -66,13 +72,14 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("x_player__username", "o_player__username", "created_by__username")
     date_hierarchy = "created"
     list_select_related = ("x_player", "o_player", "created_by")
+    # offers and the rematch link are the players' doing, kept by the services: shown, not edited (a hand-made one
+    # could name someone outside the game, or the game itself)
     readonly_fields = (
         "ply", "version", "takebacks", "hints", "created", "updated", "finished", "turn_started", "draw_offer_ply",
         *RATING_FIELDS, "played_on_from", "played_on_ply",
+        "rematch_of", "rematch_offered_by", "rematch_declined", "draw_offered_by",
     )
-    raw_id_fields = (
-        "x_player", "o_player", "created_by", "invitee", "rematch_of", "rematch_offered_by", "draw_offered_by"
-    )
+    raw_id_fields = ("x_player", "o_player", "created_by", "invitee")
     inlines = [MoveInline]
     fieldsets = (
         (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private",

@@ -40,7 +40,10 @@ def test_game_changelist_and_change_page(staff_client, finished_game):
     html = response.content.decode()
     assert "moves-0-id" not in html or 'name="moves-0-move"' not in html  # moves are read-only
     assert html.count('class="field-move"') >= 5
-    assert 'name="draw_offered_by"' in html  # the draw offer, as a raw id (no list of every player)
+    # offers and the rematch link are shown, not edited: the services keep them (a hand-made one could name
+    # someone outside the game, or the game itself)
+    for field in ("draw_offered_by", "rematch_offered_by", "rematch_declined", "rematch_of"):
+        assert f'name="{field}"' not in html and f"field-{field}" in html, field
 
 
 def test_game_changelist_filters_and_search(staff_client, finished_game, make_game, other_player):
@@ -231,6 +234,18 @@ def test_a_game_decided_by_the_staff_is_finished_and_rated(staff_client, player,
     assert "O wins (decided by the staff)" in page
     api = other_client.get(f"/api/games/{game.pk}").json()
     assert (api["status"], api["result"], api["result_reason"]) == ("finished", "O", "decided")
+
+
+def test_a_started_game_between_two_players_keeps_both_seats(staff_client, player, other_player):
+    game = challenge_accept(game=challenge_create(player=player, variant="classic", options={}, side="X"),
+                            player=other_player)
+    form = {**DECIDE_FORM, "created_by": player.pk, "x_player": player.pk, "o_player": "", "status": "active",
+            "opponent": "human"}
+    response = staff_client.post(reverse("admin:games_game_change", args=[game.pk]), form)
+    assert response.status_code == 200
+    assert "needs a player in each seat" in response.content.decode()
+    game.refresh_from_db()
+    assert game.o_player == other_player
 
 
 def test_a_game_against_the_computer_decided_as_a_draw(staff_client, make_game, player):
