@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, StrictBool, StrictInt
+from pydantic import AfterValidator, ConfigDict, StrictBool, StrictInt
 
 from .engine import VARIANTS
 from .models import Opponent
@@ -102,7 +102,14 @@ class MeOut(Schema):
 # Games --------------------------------------------------------------------------------------------
 
 
-class GameCreateIn(Schema):
+class BodyIn(Schema):
+    """A request body: a field it does not know is refused (400), not ignored, so that a misspelt one
+    ("plly") does not go unnoticed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameCreateIn(BodyIn):
     """The words of the web form (DESIGN.md): variant, its options, opponent, side, strategy."""
 
     variant: Text = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
@@ -126,18 +133,18 @@ class GameCreateIn(Schema):
     )
 
 
-class MoveIn(Schema):
+class MoveIn(BodyIn):
     move: StrictInt = Field(
         ..., examples=[4], description="the engine's move number: row * cols + col, or 9 * board + cell when nested"
     )
     ply: StrictInt | None = Field(
         None, ge=0, examples=[2], description="the game's ply as you saw it (moves played so far): if another move "
-        "was recorded since, 409 move_conflict and nothing is stored. Without it, the position as this request "
+        "was recorded since, 409 conflict and nothing is stored. Without it, the position as this request "
         "first reads it"
     )
 
 
-class PlayOnIn(Schema):
+class PlayOnIn(BodyIn):
     ply: StrictInt = Field(..., ge=0, examples=[3], description="play on from the position after this many moves")
     level: Literal["easy", "medium", "hard"] = Field("hard", description="the computer you play against")
 

@@ -316,7 +316,9 @@ def test_occupied_cell_is_400_illegal_move(token_client, make_game, player):
     assert Move.objects.count() == 1
 
 
-@pytest.mark.parametrize("payload", [{}, {"move": "four"}, {"move": 1.5}, {"move": None}, {"cell": 3}])
+@pytest.mark.parametrize(
+    "payload", [{}, {"move": "four"}, {"move": 1.5}, {"move": None}, {"cell": 3}, {"move": 4, "plly": 0}]
+)
 def test_bad_move_payload_is_400_invalid_input(token_client, vs_random, payload):
     assert_error(post(token_client, f"/api/games/{vs_random.pk}/moves", payload), 400, "invalid_input")
     assert not Move.objects.exists()
@@ -639,3 +641,13 @@ def test_an_empty_invite_is_an_open_challenge_as_on_the_web(token_client, invite
     assert game.status == "open" and game.invitee is None and not game.private
     response = post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "invite": " bob "})
     assert_error(response, 400, "invalid_settings")  # trimmed, then looked up: there is no bob here
+
+
+def test_a_body_field_the_api_does_not_know_is_refused(token_client, vs_random):
+    body = assert_error(
+        post(token_client, "/api/games", {"variant": "classic", "opponent": "easy", "colour": "red"}), 400,
+        "invalid_input",
+    )
+    assert body["details"][0]["loc"] == "body.colour" and "not permitted" in body["details"][0]["message"].lower()
+    assert Game.objects.count() == 1  # vs_random only
+    assert_error(post(token_client, f"/api/games/{vs_random.pk}/play-on", {"ply": 0, "speed": 1}), 400, "invalid_input")
