@@ -71,7 +71,9 @@ def api_posts(client: Client, game: Game, **headers: str) -> list[tuple[str, int
     answers = []
     for action in API_ACTIONS:
         url = f"/api/games/{game.pk}/{action}"
-        response = client.post(url, json.dumps({"move": 4, "ply": 0}), content_type="application/json", **headers)
+        # the body each endpoint takes (a field it does not know would be refused before the game is looked up)
+        body = {"moves": {"move": 4, "ply": 0}, "play-on": {"ply": 0}}.get(action, {})
+        response = client.post(url, json.dumps(body), content_type="application/json", **headers)
         answers.append((url, response.status_code, response.json()))
     return answers
 
