@@ -103,7 +103,13 @@ class NewGameForm(forms.Form):
         try:
             cls(**options)
         except ValueError as err:
-            raise forms.ValidationError(str(err)[:1].upper() + str(err)[1:]) from None
+            text = str(err)
+            # "k=9 cannot be larger than the board (7 x 5)...": shown on the field it names, which is marked
+            named = next((name for name in cls.option_spec if text.startswith(f"{name}=")), None)
+            if named in self.fields:
+                self.add_error(named, text)
+                return data
+            raise forms.ValidationError(text[:1].upper() + text[1:]) from None
         data["options"] = options
         return data
 

@@ -879,6 +879,7 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         verdicts = game_analysis(game)
     except AnalysisUnavailable:
         verdicts = None  # a running game, or a board too big to solve: the replay shows the moves only
+    end = status_context(game, state, request.user) if game.is_finished and ply == total else None
     context = {
         "game": game,
         "ply": ply,
@@ -904,9 +905,11 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),
         "o_rating": game.rating_change("O"),
-        "status_text": status_context(game, state, request.user)["text"] if game.is_finished and ply == total else (
+        # the end as the game page words and colours it ("X wins — you won", in green)
+        "status_text": end["text"] if end else (
             f"After move {ply} of {total}" if ply else f"Start position ({total} moves in all)"
         ),
+        "status_tone": end["tone"] if end else "",
     }
     if request.htmx:
         announce = _replay_announcement(

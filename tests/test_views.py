@@ -145,6 +145,15 @@ def test_new_game_ignores_the_fields_the_page_hides(player_client, data, options
         assert not game.x_strategy and not game.o_strategy
 
 
+def test_an_impossible_option_is_shown_on_its_field(player_client):
+    response = player_client.post(reverse("games:new"), new_game_data(variant="mnk", rows="7", cols="5", k="9"))
+    html = response.content.decode()
+    assert response.status_code == 400 and Game.objects.count() == 0
+    field = html.split('name="k"')[0].rsplit("<input", 1)[1] + html.split('name="k"')[1].split(">")[0]
+    assert 'aria-invalid="true"' in field  # the k field is marked, its message tied to it
+    assert "k=9 cannot be larger than the board (7 x 5): k must be at most 7" in html
+
+
 def test_new_game_refuses_strategy_not_supporting_variant(player_client):
     from games.engine import STRATEGIES, get_strategy, get_variant
 
@@ -621,6 +630,7 @@ def test_the_replay_end_is_announced_in_the_players_words(player_client, player)
     html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 2}, **HTMX).content.decode()
     said = html.split('id="replay-announce" hx-swap-oob="innerHTML">')[1].split("<")[0]
     assert said.startswith("Move 2 of 2: O on ") and said.endswith("O wins (X resigned) — you lost."), said
+    assert 'class="status status-lost"' in html  # in the game page's colours too
 
 
 def test_replay_of_nested_game(player_client, make_game, player):

@@ -1,0 +1,108 @@
+"""Layout on real screens: long names on a phone, big and wide boards, the profile's ratings on a phone.
+
+Measured in Chromium (positions and computed styles), since each of these looked fine in the HTML and wrong on
+the screen.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game
+from games.services import challenge_accept, challenge_create, game_create, game_resign, move_play
+from players.models import Player
+from tests.browser import PASSWORD, log_in
+
+pytestmark = pytest.mark.browser
+
+#: 32 letters with nowhere to break (usernames may have 150)
+UNBREAKABLE = "averyveryverylongusername_2024xz"
+
+
+def test_a_long_unbreakable_username_never_pushes_a_phone_page_sideways(new_context):
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    long = Player.objects.create_user(UNBREAKABLE, password=PASSWORD)
+    challenge_create(player=long, variant="classic", options={})  # in alice's lobby
+    running = challenge_accept(game=challenge_create(player=long, variant="classic", side="X"), player=alice)
+    finished = challenge_accept(game=challenge_create(player=long, variant="four", side="O"), player=alice)
+    move_play(game=finished, player=alice, move=5)
+    move_play(game=finished, player=long, move=0)
+    game_resign(game=finished, player=long)  # rated: the profile and the leaderboard list the name
+    page = new_context(viewport={"width": 320, "height": 640}).new_page()
+    log_in(page, "alice")
+    for path in ("/games/", f"/games/{running.pk}/", f"/players/{UNBREAKABLE}/", "/leaderboard/?variant=four",
+                 f"/games/{finished.pk}/replay/"):
+        page.goto(path)
+        expect(page.get_by_text(UNBREAKABLE).first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, (path, width)
+
+
+def _cell_boxes(page) -> list[dict]:
+    return page.locator("#board .cell").evaluate_all(
+        "cells => cells.map(cell => { const box = cell.getBoundingClientRect();"
+        " return {top: box.top, bottom: box.bottom, left: box.left, right: box.right}; })"
+    )
+
+
+def test_big_boards_ring_the_last_move_and_the_winning_line(new_context):
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    options = {"rows": 15, "cols": 15, "k": 5}
+    game = game_create(player=alice, variant="mnk", options=options, opponent="local", side="X")
+    for move in (0, 20, 16, 21, 32, 22, 48, 23):
+        move_play(game=game, player=alice, move=move)
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    ring = page.locator('#board .cell[data-cell="23"]')
+    expect(ring).to_have_class(re.compile(r"\blast\b"))
+    # a 2-pixel inset ring of its own colour, not only the grid line's 1-pixel shadow
+    assert "2px" in ring.evaluate("cell => getComputedStyle(cell).boxShadow")
+    page.locator('#board [data-move="64"]').click()  # X completes the diagonal
+    expect(page.locator("#status")).to_contain_text("X wins")
+    shadows = page.locator("#board .cell.win").evaluate_all(
+        "cells => cells.map(cell => getComputedStyle(cell).boxShadow)"
+    )
+    assert len(shadows) == 5 and all("2px" in shadow for shadow in shadows), shadows
+    # the buttons under the board are in view on a laptop's screen
+    bottom = page.locator(".game-actions").evaluate("e => e.getBoundingClientRect().bottom")
+    assert bottom <= 800, bottom
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_wide_short_board_keeps_every_grid_line(new_context, width):
+    """3 x 19: each row of cells ends above the next one starts (the board's border once made every cell a
+    fraction taller than its row, covering the line above it)."""
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    game = game_create(player=alice, variant="mnk", options={"rows": 3, "cols": 19, "k": 3}, opponent="local", side="X")
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    boxes = _cell_boxes(page)
+    assert len(boxes) == 57
+    for row in range(2):
+        for col in range(19):
+            upper, lower = boxes[row * 19 + col], boxes[(row + 1) * 19 + col]
+            assert upper["bottom"] <= lower["top"] + 0.01, (row, col, upper, lower)
+    assert Game.objects.get(pk=game.pk).ply == 0
+
+
+def test_the_profile_shows_its_ratings_on_a_phone(new_context):
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    bob = Player.objects.create_user("bob", password=PASSWORD)
+    for variant in ("classic", "mnk"):
+        game = challenge_accept(game=challenge_create(player=alice, variant=variant, options={}, side="X"), player=bob)
+        move_play(game=game, player=alice, move=0)
+        move_play(game=game, player=bob, move=1 if variant == "classic" else 20)
+        game_resign(game=game, player=bob)
+    page = new_context(viewport={"width": 390, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto("/players/alice/")
+    table = page.locator("#stats-players")
+    right = table.evaluate("t => t.parentElement.getBoundingClientRect().right")
+    for rating in page.locator("#stats-players td.rating a").all():
+        expect(rating).to_be_visible()
+        assert rating.evaluate("a => a.getBoundingClientRect().right") <= right + 0.5
