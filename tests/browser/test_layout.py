@@ -106,3 +106,23 @@ def test_the_profile_shows_its_ratings_on_a_phone(new_context):
     for rating in page.locator("#stats-players td.rating a").all():
         expect(rating).to_be_visible()
         assert rating.evaluate("a => a.getBoundingClientRect().right") <= right + 0.5
+
+
+def test_the_copy_buttons_put_the_challenge_link_and_a_new_token_on_the_clipboard(new_context):
+    Player.objects.create_user("alice", password=PASSWORD)
+    context = new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    log_in(page, "alice")
+    game = challenge_create(player=Player.objects.get(username="alice"), variant="classic")
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#copy-share-link").click()
+    assert page.evaluate("navigator.clipboard.readText()") == page.locator("#share-link").input_value()
+    page.goto("/players/alice/")
+    page.locator("#token-name").fill("my bot")
+    page.locator("#token-name").press("Enter")
+    token = page.locator("#new-token-value")
+    expect(token).to_be_visible()
+    page.locator("#copy-new-token").click()
+    expect(page.locator("#copy-new-token")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == token.text_content()
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
