@@ -218,6 +218,10 @@ def board_context(
                 "winner": winners[b] or "",
                 "winning": b in winning_boards,
                 "active": b in active and (not interactive or bool(playable)),
+                # on the live page, for whoever is not to move (the opponent, a spectator, a watched game): where
+                # the next move will be, shown without inviting a click
+                "next": interactive and not playable and b in active and not state.is_over
+                and game.status == Game.Status.ACTIVE,
                 "cells_html": mark_safe("".join(cell(9 * b + c, f"Board {b}, cell {c}") for c in range(9))),
             }
             for b in range(9)

@@ -206,6 +206,17 @@ def test_nested_board_markup(player_client, make_game, player):
     assert "<th scope=\"col\">Board</th>" in html
 
 
+def test_the_next_board_is_shown_to_those_not_to_move(player_client, other_client, make_game, player):
+    game = make_game(variant="ultimate", opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=9 * 4 + 2)  # the computer (O) must play on board 2
+    html = other_client.get(reverse("games:detail", args=[game.pk])).content.decode()  # a spectator
+    assert html.count('class="small-board next"') == 1 and 'class="small-board active"' not in html
+    assert 'aria-label="Board 2, the next move is played here"' in html and data_moves(html) == []
+    # the player, waiting for the computer, sees it the same way
+    mine = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'data-board="2"' in mine and mine.count('class="small-board next"') == 1
+
+
 def test_other_players_private_game_is_404(other_client, make_game):
     game = make_game(private=True)
     assert other_client.get(reverse("games:detail", args=[game.pk])).status_code == 404
