@@ -43,6 +43,19 @@
     });
     button.classList.add("armed");
     button.setAttribute("aria-pressed", "true");
+    // say what the second tap does, in the note line under the board (it never moves the board)
+    var note = document.querySelector("#play .board-note");
+    if (note) {
+      var name = (button.getAttribute("aria-label") || "").split(" (")[0].split(",")[0];
+      var said = document.getElementById("tap-again");
+      if (!said) {
+        said = document.createElement("p");
+        said.id = "tap-again";
+        said.className = "hint-note";
+        note.replaceChildren(said);
+      }
+      said.textContent = "Tap " + name + " again to play it.";
+    }
   }, true);
 
   function center(el) {

@@ -178,8 +178,10 @@ def test_a_big_board_on_a_touch_screen_takes_two_taps(new_context):
     cell = page.locator('#board button[data-move="112"]')
     cell.tap()  # the first tap only marks the cell (they are about 21 pixels wide here)
     expect(cell).to_have_class(re.compile(r"\barmed\b"))
+    expect(page.locator("#tap-again")).to_have_text("Tap H8 again to play it.")  # said under the board
     page.locator('#board button[data-move="113"]').tap()  # a near miss moves the mark, nothing is played
     expect(page.locator("#board button.armed")).to_have_count(1)
+    expect(page.locator("#tap-again")).to_have_text("Tap J8 again to play it.")
     assert mark_count(page) == 0
     page.locator('#board button[data-move="113"]').tap()  # the second tap on it plays
     expect(page.locator('#board [data-cell="113"]')).to_have_attribute("data-mark", "X")
