@@ -636,6 +636,9 @@ def test_poll_shows_resign_and_rematch_offer_live(duel, player, other_player, pl
     game_resign(game=duel, player=other_player)
     html = poll(player_client, duel, v).content.decode()
     assert "X wins (O resigned)" in html and 'id="rematch-offer-button"' in html
+    # one primary button: the rematch offer; New game stays plain beside it
+    assert f'class="button" href="{reverse("games:new")}">New game' in html
+    assert f'class="button primary" href="{reverse("games:new")}"' not in html
     assert 'id="poll"' in html  # still listening for a rematch offer
     v = version(duel)
     rematch_offer(game=duel, player=other_player)
