@@ -579,6 +579,13 @@ def test_history_names_a_filter_it_does_not_know(player_client, player, htmx):
     assert 'id="filter-error"' not in player_client.get(reverse("games:history")).content.decode()
 
 
+def test_an_empty_history_says_why(player_client, make_game):
+    assert "No games here yet." in player_client.get(reverse("games:history")).content.decode()
+    make_game()
+    html = player_client.get(reverse("games:history"), {"variant": "ultimate"}).content.decode()
+    assert "No games match these filters." in html and "No games here yet." not in html
+
+
 def test_history_htmx_partial_and_pagination(player_client, player, make_game):
     for _ in range(23):
         make_game()
