@@ -362,9 +362,9 @@ def _challenge_text(game: Game, player) -> str:
     if pid == game.created_by_id:
         return "Waiting for an opponent to join"
     if pid == game.invitee_id:
-        return f"{game.seat_label(creator_side)} challenges you: accept to play"
+        return f"{game.seat_label(creator_side)} challenges you"  # the panel under it says the rest
     if game.invitee_id is None:
-        return f"Open challenge from {game.seat_label(creator_side)}: accept to play"
+        return f"Open challenge from {game.seat_label(creator_side)}"
     return "Waiting for the invited player to accept"
 
 

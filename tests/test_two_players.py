@@ -501,10 +501,10 @@ def test_a_challenge_says_what_it_is_to_each_viewer(player_client, other_client,
     open_one = challenge_create(player=player, variant="classic")
     assert status(player_client, open_one) == ("Waiting for an opponent to join", False)
     # someone who may take the seat is not "watching"
-    assert status(other_client, open_one) == ("Open challenge from alice: accept to play", False)
+    assert status(other_client, open_one) == ("Open challenge from alice", False)
     direct = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
     assert status(player_client, direct) == ("Waiting for bob to accept", False)
-    assert status(other_client, direct) == ("alice challenges you: accept to play", False)
+    assert status(other_client, direct) == ("alice challenges you", False)
     assert status(third_client, direct) == ("Waiting for the invited player to accept", True)
 
 
