@@ -890,3 +890,12 @@ def test_the_lobby_names_a_variants_options_as_the_game_page_does(player, other_
     row = rf'data-challenge="{game.pk}">.*?Ultimate<span class="muted">, won boards closed</span>'
     assert re.search(row, html, re.S)
     assert "closed boards" not in html
+
+
+def test_a_busy_lobby_folds_its_open_challenges_after_five(player, player_client, make_player):
+    for i in range(8):
+        challenge_create(player=make_player(f"rival{i}"), variant="classic")
+    html = player_client.get(reverse("games:history")).content.decode()
+    shown, folded = html.split('id="open-challenges-more"')
+    assert shown.split('id="open-challenges"')[1].count("data-challenge=") == 5
+    assert "3 more open challenges</summary>" in folded and folded.split("</details>")[0].count("data-challenge=") == 3
