@@ -162,8 +162,13 @@ def test_a_long_username_keeps_the_navigation_on_one_line(new_context, width):
     rival = Player.objects.create_user("bo", password=PASSWORD)
     challenge_accept(game=challenge_create(player=rival, variant="classic", options={}, side="O"),
                      player=Player.objects.get(username=LONG_NAME))
+    challenge_create(player=rival, variant="four", invitee=LONG_NAME)  # the challenges' badge as well
     page.goto("/games/")
     expect(page.locator("#my-turn-count")).to_have_text(re.compile(r"^1"))
+    expect(page.locator("#challenge-count")).to_have_text(re.compile(r"^1"))
+    # the leaderboard's link: "Ranks" on a phone, its whole name for screen readers everywhere
+    expect(page.get_by_role("link", name="Leaderboard", exact=True)).to_have_attribute("href", "/leaderboard/")
+    expect(page.locator("#nav-leaderboard .nav-short" if width < 480 else "#nav-leaderboard .nav-long")).to_be_visible()
 
     link = page.get_by_role("link", name=LONG_NAME, exact=True)
     expect(link).to_have_attribute("href", f"/players/{LONG_NAME}/")
