@@ -349,7 +349,7 @@ def status_context(game: Game, state, player) -> dict[str, Any]:
     elif sides:  # the other player's turn
         text = f"Waiting for {game.seat_label(side)} ({side})"
     else:
-        text = f"{side} to move ({game.seat_label(side)})"
+        text = f"{side} to move: {game.seat_label(side)}"  # as a computer seat says it
     return {"text": text, "tone": "turn", "computer_to_move": computer_to_move}
 
 

@@ -506,6 +506,9 @@ def test_a_challenge_says_what_it_is_to_each_viewer(player_client, other_client,
     assert status(player_client, direct) == ("Waiting for bob to accept", False)
     assert status(other_client, direct) == ("alice challenges you", False)
     assert status(third_client, direct) == ("Waiting for the invited player to accept", True)
+    # accepted: a spectator reads whose turn it is as a computer seat says it ("X to move: Computer (easy)")
+    challenge_accept(game=direct, player=other_player)
+    assert status(third_client, direct) == ("X to move: alice", True)
 
 
 def test_direct_challenge_page_for_someone_else(third_client, player, other_player):
