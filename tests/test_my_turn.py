@@ -15,13 +15,19 @@ from games.services import challenge_accept, challenge_create, challenge_decline
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def badge(client) -> str | None:
+def _badge(client, badge_id: str, title: str, href: str) -> str | None:
+    """The number a navigation badge shows on a full page (None without it), checking where it leads."""
     html = client.get(reverse("leaderboard")).content.decode()
-    found = re.search(r'id="my-turn-count" href="([^"]+)" title="Games waiting for your move">(\d+)<', html)
+    found = re.search(rf'id="{badge_id}" href="([^"]+)" title="{title}">(\d+)<', html)
     if found is None:
         return None
-    assert found.group(1) == reverse("games:history") + "?result=your_turn"
+    assert found.group(1) == href
     return found.group(2)
+
+
+def badge(client) -> str | None:
+    your_turn = reverse("games:history") + "?result=your_turn"
+    return _badge(client, "my-turn-count", "Games waiting for your move", your_turn)
 
 
 def games_to_move(player) -> list:
@@ -147,12 +153,7 @@ def test_a_changed_lobby_nudges_the_badge(duel, player_client):
 
 
 def challenge_badge(client) -> str | None:
-    html = client.get(reverse("leaderboard")).content.decode()
-    found = re.search(r'id="challenge-count" href="([^"]+)" title="Challenges sent to you">(\d+)<', html)
-    if found is None:
-        return None
-    assert found.group(1) == reverse("games:history") + "#lobby"
-    return found.group(2)
+    return _badge(client, "challenge-count", "Challenges sent to you", reverse("games:history") + "#lobby")
 
 
 def test_the_challenge_badge_counts_challenges_sent_to_me(player, other_player, make_player, player_client,
