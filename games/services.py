@@ -1127,8 +1127,6 @@ def _offer_rematch(locked: Game, player) -> None:
     locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
 
 
-
-
 def rematch_offer(*, game: Game, player) -> Game | None:
     """``player`` proposes a rematch of a finished two-player game.
 
