@@ -1137,7 +1137,7 @@ def history_row(game: Game, player) -> dict[str, Any]:
         else:
             outcome = "In progress" if game.status == Game.Status.ACTIVE else "Waiting"
     else:
-        me = "both" if sides else "watching"
+        me = "X and O" if sides else "watching"
         opponent = "two players, one screen" if sides else f"{game.seat_label('X')} vs {game.seat_label('O')}"
         outcome = game.result_text() or ("In progress" if game.status == Game.Status.ACTIVE else "Waiting")
     return {

@@ -438,10 +438,14 @@ def test_lobby_poll_shows_a_new_challenge_then_its_acceptance(player, other_play
 
 
 def test_lobby_poll_follows_moves_of_live_games(duel, third_client, player, other_player):
-    version = _lobby_version(third_client.get(reverse("games:history")).content.decode())
+    page = third_client.get(reverse("games:history")).content.decode()
+    assert re.search(rf'data-live-game="{duel.pk}">.*no move yet', page)
     move_play(game=duel, player=player, move=4)
-    html = third_client.get(reverse("games:lobby"), {"v": version}, **HTMX).content.decode()
-    assert f'data-live-game="{duel.pk}"' in html and "move 1" in html
+    html = third_client.get(reverse("games:lobby"), {"v": _lobby_version(page)}, **HTMX).content.decode()
+    assert re.search(rf'data-live-game="{duel.pk}">.*1 move played<', html)
+    move_play(game=duel, player=other_player, move=0)
+    html = third_client.get(reverse("games:lobby"), **HTMX).content.decode()
+    assert re.search(rf'data-live-game="{duel.pk}">.*2 moves played<', html)
 
 
 def test_lobby_poll_keeps_private_challenges_private(player, other_player, third_client):

@@ -801,3 +801,16 @@ def test_headings_come_in_order_and_name_only_the_page(player_client, make_game,
     headings = re.findall(r"<h([1-6])\b", html)
     assert headings[0] == "1" and headings.count("1") == 1, headings
     assert "Accept bob's challenge: Classic 3 x 3, you play O" in html  # which challenge each button takes
+
+
+def test_a_game_on_one_screen_says_so_beside_its_players(player_client, player, other_client):
+    local = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    computer = game_create(player=player, variant="classic", options={}, opponent="easy", side="X")
+    page = player_client.get(reverse("games:detail", args=[local.pk])).content.decode()
+    assert 'id="one-screen"' in page and "Two players, one screen" in page
+    # a spectator reads it too
+    assert 'id="one-screen"' in other_client.get(reverse("games:detail", args=[local.pk])).content.decode()
+    assert 'id="one-screen"' not in player_client.get(reverse("games:detail", args=[computer.pk])).content.decode()
+    history = player_client.get(reverse("games:history")).content.decode()
+    assert re.search(rf'data-game="{local.pk}" data-side="X and O"', history)
+    assert re.search(rf'data-game="{computer.pk}" data-side="X"', history)

@@ -126,3 +126,41 @@ def test_the_copy_buttons_put_the_challenge_link_and_a_new_token_on_the_clipboar
     expect(page.locator("#copy-new-token")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == token.text_content()
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_vs_goes_to_the_next_line_with_the_o_seat(new_context):
+    """A players line too long for a phone breaks before "vs", never after it."""
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    Player.objects.create_user(UNBREAKABLE, password=PASSWORD)
+    game = challenge_accept(game=challenge_create(player=alice, variant="classic", side="X"),
+                            player=Player.objects.get(username=UNBREAKABLE))
+    page = new_context(viewport={"width": 390, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    seat_x, vs, seat_o = boxes = page.evaluate(
+        "() => ['.seat-x', '.vs', '.seat-o'].map(s => { const box = document.querySelector('#players ' + s)"
+        ".getBoundingClientRect(); return {top: box.top, bottom: box.bottom, left: box.left}; })"
+    )
+    assert seat_o["top"] >= seat_x["bottom"], boxes  # the line did break ...
+    assert vs["top"] >= seat_x["bottom"] and vs["left"] < seat_o["left"], boxes  # ... before "vs"
+
+
+def test_phone_history_cards_say_as_and_vs_only_for_a_seat_against_an_opponent(new_context):
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    against = game_create(player=alice, variant="classic", options={}, opponent="easy", side="X")
+    local = game_create(player=alice, variant="classic", options={}, opponent="local", side="X")
+    watched = game_create(player=alice, variant="classic", options={}, opponent="watch", side="X")
+    page = new_context(viewport={"width": 390, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto("/games/")
+    cards = {
+        game.pk: page.locator(f'.history-row[data-game="{game.pk}"]').evaluate(
+            "row => [3, 4].map(n => { const td = row.querySelector(`td:nth-child(${n})`);"
+            " return (getComputedStyle(td, '::before').content.replaceAll('\"', '') + td.textContent).trim()"
+            ".replace('none', ''); })"
+        )
+        for game in (against, local, watched)
+    }
+    assert cards[against.pk] == ["as X", "vs Computer (easy)"], cards
+    assert cards[local.pk] == ["X and O", "two players, one screen"], cards
+    assert cards[watched.pk][0] == "watching" and cards[watched.pk][1].startswith("Computer ("), cards
