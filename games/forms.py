@@ -45,6 +45,13 @@ VISIBILITY_CHOICES = [
     ("public", "Anyone signed in"),
     ("private", "Only the players"),
 ]
+#: the default's label says what it comes to (the page's script keeps it in step while the form is filled in)
+DEFAULT_VISIBILITY = {False: "Default: anyone signed in", True: "Default: only the two players"}
+
+
+def default_is_private(*, opponent: str | None, invite: str | None) -> bool:
+    """A challenge sent to a named player is private unless asked otherwise; every other game is public."""
+    return opponent == Opponent.HUMAN and bool((invite or "").strip())
 
 
 class NewGameForm(forms.Form):
@@ -80,8 +87,18 @@ class NewGameForm(forms.Form):
     )
     visibility = forms.ChoiceField(
         choices=VISIBILITY_CHOICES, required=False, initial="", label="Who may watch",
+        widget=forms.Select(attrs={"data-default-public": DEFAULT_VISIBILITY[False],
+                                   "data-default-private": DEFAULT_VISIBILITY[True]}),
         help_text="Default: anyone signed in, but only the two players for a challenge to a named player",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        source = self.data if self.is_bound else self.initial
+        private = default_is_private(
+            opponent=source.get("opponent", self.fields["opponent"].initial), invite=source.get("invite")
+        )
+        self.fields["visibility"].choices = [("", DEFAULT_VISIBILITY[private]), *VISIBILITY_CHOICES[1:]]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

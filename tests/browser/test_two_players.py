@@ -369,3 +369,26 @@ def test_my_games_table_follows_my_games_without_a_reload(duel_in_browsers, monk
     expect(row).to_contain_text("Your turn", timeout=LIVE_TIMEOUT)
     expect(alice.locator("#my-turn-count")).to_have_text(re.compile(r"^1"))
     assert loads == []
+
+
+def test_the_default_of_who_may_watch_follows_the_named_player_as_it_is_typed(new_context):
+    page = new_context().new_page()
+    sign_up(page, "alice")
+    page.goto("/games/new/")
+    default = page.locator('#id_visibility option[value=""]')
+    expect(default).to_have_text("Default: anyone signed in")
+    page.locator('input[name="opponent"][value="human"]').check()
+    page.locator('input[name="invite"]').fill("bob")
+    expect(default).to_have_text("Default: only the two players")
+    page.locator('input[name="opponent"][value="easy"]').check()  # the invitation is no longer part of the game
+    expect(default).to_have_text("Default: anyone signed in")
+    page.locator('input[name="opponent"][value="human"]').check()
+    expect(default).to_have_text("Default: only the two players")
+    page.locator('input[name="invite"]').fill("  ")
+    expect(default).to_have_text("Default: anyone signed in")
+    # the lobby's challenge form too
+    page.goto("/games/")
+    page.locator(".challenge-form-box").evaluate("box => { box.open = true; }")
+    default = page.locator('#challenge-form select[name="visibility"] option[value=""]')
+    page.locator('#challenge-form input[name="invite"]').fill("bob")
+    expect(default).to_have_text("Default: only the two players")
