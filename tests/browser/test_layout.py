@@ -164,3 +164,22 @@ def test_phone_history_cards_say_as_and_vs_only_for_a_seat_against_an_opponent(n
     assert cards[against.pk] == ["as X", "vs Computer (easy)"], cards
     assert cards[local.pk] == ["X and O", "two players, one screen"], cards
     assert cards[watched.pk][0] == "watching" and cards[watched.pk][1].startswith("Computer ("), cards
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_leaderboard_fits_a_phone(new_context, width):
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    bob = Player.objects.create_user("bob", password=PASSWORD)
+    game = challenge_accept(game=challenge_create(player=alice, variant="classic", options={}, side="X"), player=bob)
+    move_play(game=game, player=alice, move=0)
+    move_play(game=game, player=bob, move=4)
+    game_resign(game=game, player=bob)
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto("/leaderboard/?variant=classic")
+    right = page.locator("table.leaderboard").evaluate("t => t.parentElement.getBoundingClientRect().right")
+    shown = [cell for cell in page.locator("table.leaderboard tr.me > *").all() if cell.is_visible()]
+    # rank, name, rating, games, won and lost (they say the draws)
+    assert [cell.inner_text() for cell in shown][2:] == ["1520?", "1", "1", "0"]
+    for cell in shown:
+        assert cell.evaluate("c => c.getBoundingClientRect().right") <= right + 0.5, cell.inner_text()
