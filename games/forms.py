@@ -46,7 +46,7 @@ VISIBILITY_CHOICES = [
     ("private", "Only the players"),
 ]
 #: the default's label says what it comes to (the page's script keeps it in step while the form is filled in)
-DEFAULT_VISIBILITY = {False: "Default: anyone signed in", True: "Default: only the two players"}
+DEFAULT_VISIBILITY = {False: "Default: anyone", True: "Default: the two players"}
 
 
 def default_is_private(*, opponent: str | None, invite: str | None) -> bool:

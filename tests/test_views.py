@@ -822,15 +822,15 @@ def _default_visibility(html: str) -> str:
 
 def test_the_default_of_who_may_watch_says_what_it_comes_to(player_client, other_player):
     new = reverse("games:new")
-    assert _default_visibility(player_client.get(new).content.decode()) == "Default: anyone signed in"
+    assert _default_visibility(player_client.get(new).content.decode()) == "Default: anyone"
     # "Challenge bob" from bob's profile: a named challenge, private by default
     page = player_client.get(new, {"invite": other_player.username}).content.decode()
-    assert _default_visibility(page) == "Default: only the two players"
+    assert _default_visibility(page) == "Default: the two players"
     # a form sent back with an error says it for what was chosen
     refused = player_client.post(new, new_game_data(opponent="human", invite=other_player.username, side="Z"))
     assert refused.status_code == 400
-    assert _default_visibility(refused.content.decode()) == "Default: only the two players"
+    assert _default_visibility(refused.content.decode()) == "Default: the two players"
     refused = player_client.post(new, new_game_data(opponent="human", invite=" ", side="Z"))
-    assert _default_visibility(refused.content.decode()) == "Default: anyone signed in"
+    assert _default_visibility(refused.content.decode()) == "Default: anyone"
     lobby = player_client.get(reverse("games:history")).content.decode()
-    assert _default_visibility(lobby) == "Default: anyone signed in"
+    assert _default_visibility(lobby) == "Default: anyone"
