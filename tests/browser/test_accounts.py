@@ -153,7 +153,7 @@ def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
 LONG_NAME = "maximilian.von.der.grossen-schachbrett"  # 38 characters; usernames may have 150
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [360, 390, 1280])
 def test_a_long_username_keeps_the_navigation_on_one_line(new_context, width):
     """With the your-turn badge too: a phone shows the player's initial, a computer the name cut short; the
     link keeps the whole name for screen readers and as its tooltip."""
@@ -169,6 +169,9 @@ def test_a_long_username_keeps_the_navigation_on_one_line(new_context, width):
     # the leaderboard's link: "Ranks" on a phone, its whole name for screen readers everywhere
     expect(page.get_by_role("link", name="Leaderboard", exact=True)).to_have_attribute("href", "/leaderboard/")
     expect(page.locator("#nav-leaderboard .nav-short" if width < 480 else "#nav-leaderboard .nav-long")).to_be_visible()
+    # and "Games" for "My games" on the narrowest phones
+    expect(page.get_by_role("link", name="My games", exact=True)).to_have_attribute("href", "/games/")
+    expect(page.locator("#nav-history .nav-tiny" if width <= 360 else "#nav-history .nav-tiny-long")).to_be_visible()
 
     link = page.get_by_role("link", name=LONG_NAME, exact=True)
     expect(link).to_have_attribute("href", f"/players/{LONG_NAME}/")
