@@ -183,3 +183,31 @@ def test_the_leaderboard_fits_a_phone(new_context, width):
     assert [cell.inner_text() for cell in shown][2:] == ["1520?", "1", "1", "0"]
     for cell in shown:
         assert cell.evaluate("c => c.getBoundingClientRect().right") <= right + 0.5, cell.inner_text()
+
+
+def _lines(locator) -> list[int]:
+    """How many lines each element's text takes on the screen."""
+    return locator.evaluate_all(
+        "elements => elements.map(e => { const range = document.createRange(); range.selectNodeContents(e);"
+        " return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })"
+    )
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_my_games_keeps_its_words_whole(new_context, width):
+    """Only an opponent's name may break anywhere: "Continue" and "Replay" never break in the middle."""
+    alice = Player.objects.create_user("alice", password=PASSWORD)
+    Player.objects.create_user(UNBREAKABLE, password=PASSWORD)
+    challenge_accept(game=challenge_create(player=Player.objects.get(username=UNBREAKABLE), variant="classic",
+                                           side="X"), player=alice)
+    game_create(player=alice, variant="classic", options={}, opponent="local", side="X")
+    game_resign(game=game_create(player=alice, variant="mnk", options={"rows": 15, "cols": 15, "k": 5},
+                                 opponent="easy", side="X"), player=alice)
+    page = new_context(viewport={"width": width, "height": 800}).new_page()
+    log_in(page, "alice")
+    page.goto("/games/")
+    buttons = page.locator(".history-table .button")
+    expect(buttons).to_have_count(3)
+    assert _lines(buttons) == [1, 1, 1]
+    assert _lines(page.locator(".history-table td:nth-child(3)")) == [1, 1, 1]  # "X and O" on one line
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
