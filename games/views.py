@@ -25,7 +25,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget, trigger_client_event
+from django_htmx.http import (
+    HttpResponseClientRedirect,
+    push_url,
+    replace_url,
+    reswap,
+    retarget,
+    trigger_client_event,
+)
 
 from .engine import VARIANTS
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
@@ -921,7 +928,8 @@ def _replay_page(request: HttpRequest, game: Game, ply_text: str | None, *, erro
         )
         context.update(oob=True, announce=announce)
         response = render(request, "games/partials/_replay.html", context, status=status)
-        return push_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
+        # the address follows the step in place: Back leaves the replay, however many steps were taken
+        return replace_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
     return render(request, "games/replay.html", context, status=status)
 
 

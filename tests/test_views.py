@@ -624,7 +624,7 @@ def test_replay_steps_through_the_moves(player_client, make_game, player):
     response = player_client.get(url, {"ply": 2}, **HTMX)
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="replay"')
-    assert response["HX-Push-Url"] == f"{url}?ply=2"
+    assert response["HX-Replace-Url"] == f"{url}?ply=2" and "HX-Push-Url" not in response
     assert html.count('data-mark="X"') == 1 and html.count('data-mark="O"') == 1
     assert 'data-cell="3" data-mark="O"' in html
     assert "After move 2 of 5" in html

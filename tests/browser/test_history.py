@@ -94,6 +94,12 @@ def test_both_games_are_in_the_history_and_one_is_replayed(page: Page):
         expect(page.locator(MARKS)).to_have_count(ply)
     expect(page).to_have_url(re.compile(r"\?ply=1$"))  # the address follows, as with the buttons
     assert page.evaluate("window.__marker") == 1, "stepping through the replay reloaded the page"
+    # ... in place: one Back leaves the replay for My games, however many steps were taken
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/games/(\?.*)?$"))
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"\?ply=1$"))
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "1")
 
     # Play on from the position after move 1, as O against the easy computer: a new game, O to move.
     page.locator("#play-on-level").select_option("easy")
