@@ -51,10 +51,8 @@ def test_staff_logs_in_to_the_admin_and_finds_the_games(new_context):
     expect(rows).to_have_count(1)
     expect(page.locator(f'#result_list a[href*="/admin/games/game/{ultimate}/change/"]').first).to_be_visible()
 
-    # The classic game opens with its two moves (the player's and the computer's answer) inline.
+    # The classic game opens with its two moves (the player's and the computer's answer), and a link to its replay.
     page.goto(f"/admin/games/game/{classic}/change/")
     expect(page.locator("#content")).to_contain_text("classic")
-    moves = page.locator('.inline-group tbody tr[id^="moves-"]:not([id$="-empty"])')
-    expect(moves).to_have_count(2)
-    expect(moves.nth(0)).to_contain_text("X")
-    expect(moves.nth(1)).to_contain_text("O")
+    moves = page.locator(".field-moves_played .readonly")
+    expect(moves).to_have_text(re.compile(r"^1\. X \d · 2\. O \d Replay it on the site$"))
