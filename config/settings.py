@@ -90,6 +90,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "config.sqlite3"  # Django's, keeping the planner's statistics (its docstring)
     DATABASES["default"]["OPTIONS"] = {
         # A web server writes from several processes: queue for the write lock at BEGIN instead of
         # failing mid-transaction, and wait for it rather than answering "database is locked".

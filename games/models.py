@@ -154,6 +154,10 @@ class Game(models.Model):
             models.Index(fields=["-created"], name="game_created_idx"),
             # the lobby: open challenges, newest first
             models.Index(fields=["status", "private", "-created"], name="game_lobby_idx"),
+            # the lobby's games to watch: running games between two players, latest move first, read backwards
+            # (ORDER BY updated DESC, id DESC) and stopping at the tenth public one; without it every running
+            # game on the site was read and sorted on each lobby poll
+            models.Index(fields=["status", "opponent", "updated", "id"], name="game_live_idx"),
         ]
         constraints = [
             models.CheckConstraint(

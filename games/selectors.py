@@ -329,5 +329,6 @@ def leaderboard(variant: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
 
 def rated_variants() -> list[str]:
     """Variants with at least one rated game, in the engine's order."""
-    present = set(Rating.objects.filter(games__gt=0).values_list("variant", flat=True).distinct())
+    # order_by(): Rating's default ordering would add its rating to the DISTINCT, one row per rating
+    present = set(Rating.objects.filter(games__gt=0).order_by().values_list("variant", flat=True).distinct())
     return [key for key in VARIANTS if key in present]

@@ -440,3 +440,20 @@ def test_the_rules_page_states_the_pair_limit(client):
 
     text = client.get(reverse("rules")).content.decode()
     assert f"at most {PAIR_GAMES_LIMIT} rated games in {PAIR_WINDOW_HOURS} hours" in text
+
+
+def test_rated_variants_reads_one_row_per_variant(make_player):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import rated_variants
+
+    for n, rating in enumerate((1500, 1510, 1520, 1530)):
+        Rating.objects.create(player=make_player(f"r{n}"), variant="four" if n % 2 else "classic", rating=rating,
+                              games=1)
+    with CaptureQueriesContext(connection) as queries:
+        assert rated_variants() == ["classic", "four"]
+    # DISTINCT over the variant alone: Rating's ordering (by rating) would make it one row per rating
+    (query,) = queries.captured_queries
+    select = query["sql"].split(" FROM ")[0]
+    assert "rating" not in select.replace("games_rating", ""), query["sql"]

@@ -1,0 +1,63 @@
+"""config.sqlite3: SQLite keeps the query planner's statistics, so per-player queries use per-player indexes;
+and the lobby's index of running games.
+
+Always on a SQLite file of its own (in a subprocess, whichever database the suite runs on): the statistics
+are SQLite's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from tests.test_settings import _run
+
+#: in a shell on the file: many games between many players, then the navigation's badge query, planned after
+#: the connection that ran it closed (config.sqlite3 brings the statistics up to date as a connection closes)
+SCRIPT = """
+import random
+from django.db import connection
+from games.models import Game
+from games.selectors import _waiting_sql, count_waiting, live_games
+from players.models import Player
+
+players = Player.objects.bulk_create([Player(username=f"p{i}", password="!") for i in range(200)])
+rng = random.Random(7)
+games = []
+for _ in range(6000):
+    x, o = rng.sample(players, 2)
+    finished = rng.random() < 0.7
+    games.append(Game(variant="classic", options={}, opponent="human", x_player=x, o_player=o, created_by=x,
+                      status="finished" if finished else "active", result="X" if finished else "",
+                      ply=rng.randint(0, 9)))
+Game.objects.bulk_create(games, batch_size=1000)
+me = players[7]
+count_waiting(me)
+connection.close()
+with connection.cursor() as cursor:
+    sql = _waiting_sql("default") % ("'active'", me.pk, me.pk, "'open'", me.pk)
+    cursor.execute("EXPLAIN QUERY PLAN " + sql)
+    print("\\n".join(row[-1] for row in cursor.fetchall()))
+    sql, params = live_games(me).query.sql_with_params()
+    cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+    print("live games: " + " | ".join(row[-1] for row in cursor.fetchall()))
+"""
+
+
+def test_sqlite_plans_the_badge_by_the_players_indexes_once_it_has_statistics(tmp_path):
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    result = _run(["migrate", "--noinput"], DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    # migrate's connection closing gathered the first statistics: their table is there from the start
+    with sqlite3.connect(tmp_path / "site.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone() == (1,)
+    result = _run(["shell", "--no-imports", "-c", SCRIPT], DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    plan, live = result.stdout.split("live games: ")
+    # the running games to move in: this player's games as X and as O, not every running game on the site
+    assert "games_game_x_player_id" in plan and "games_game_o_player_id" in plan, plan
+    assert "game_lobby_idx" not in plan, plan
+    # the lobby's games to watch: read in order from their index, the latest ten, not all of them sorted
+    assert "game_live_idx (status=? AND opponent=?)" in live and "TEMP B-TREE" not in live, live
+    with sqlite3.connect(tmp_path / "site.sqlite3") as db:
+        rows = dict(db.execute("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'games_game'").fetchall())
+    assert int(rows["game_lobby_idx"].split()[0]) >= 1000, rows  # the games were counted (sampled)
