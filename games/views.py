@@ -34,6 +34,8 @@ from django_htmx.http import (
     trigger_client_event,
 )
 
+from players.forms import focus_first_error
+
 from .engine import VARIANTS
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
 from .forms import HistoryFilterForm, NewGameForm
@@ -611,6 +613,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             else:
                 computer_opening(game=game)
                 return redirect("games:detail", pk=game.pk)
+        focus_first_error(form)  # the page opens on what to fix, in view on a phone too
         return render(request, "games/new.html", {"form": form}, status=400)
     initial = {"opponent": "human"} if request.GET.get("opponent") == "human" or request.GET.get("invite") else {}
     if request.GET.get("invite"):

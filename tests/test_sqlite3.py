@@ -61,3 +61,31 @@ def test_sqlite_plans_the_badge_by_the_players_indexes_once_it_has_statistics(tm
     with sqlite3.connect(tmp_path / "site.sqlite3") as db:
         rows = dict(db.execute("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'games_game'").fetchall())
     assert int(rows["game_lobby_idx"].split()[0]) >= 1000, rows  # the games were counted (sampled)
+
+
+#: another process holds the write lock while a connection closes: the statistics wait for the next close
+LOCKED = """
+import sqlite3, time
+from django.conf import settings
+from django.db import connection
+from players.models import Player
+
+# a table grown from nothing, used by this connection: the close would analyse it
+Player.objects.bulk_create([Player(username=f"p{i}", password="!") for i in range(3000)])
+Player.objects.filter(username="p7").exists()
+blocker = sqlite3.connect(settings.DATABASES["default"]["NAME"])
+blocker.execute("BEGIN IMMEDIATE")
+started = time.monotonic()
+connection.close()
+print(f"closed in {time.monotonic() - started:.2f} s")
+blocker.rollback()
+"""
+
+
+def test_a_connection_closes_at_once_while_another_process_writes(tmp_path):
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    assert _run(["migrate", "--noinput"], DATABASE_URL=url).returncode == 0
+    result = _run(["shell", "--no-imports", "-c", LOCKED], DATABASE_URL=url)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    seconds = float(result.stdout.split()[2])
+    assert seconds < 2, result.stdout  # not the settings' 20 s busy timeout

@@ -834,3 +834,14 @@ def test_the_default_of_who_may_watch_says_what_it_comes_to(player_client, other
     assert _default_visibility(refused.content.decode()) == "Default: anyone"
     lobby = player_client.get(reverse("games:history")).content.decode()
     assert _default_visibility(lobby) == "Default: anyone"
+
+
+def test_a_refused_new_game_opens_on_the_field_to_fix(player_client):
+    response = player_client.post(reverse("games:new"), new_game_data(opponent="human", invite="nobody-here"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "There is no player called" in html
+    assert re.search(r'<input type="text" name="invite"[^>]* autofocus', html), html
+    assert len(re.findall(r"<(?:input|select)[^>]* autofocus", html)) == 1
+    response = player_client.post(reverse("games:new"), new_game_data(variant="nxn", size="12"))
+    assert re.search(r'<input[^>]* name="size"[^>]* autofocus', response.content.decode())

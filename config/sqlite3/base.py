@@ -11,15 +11,19 @@ runs as a connection closes (``CONN_MAX_AGE``: every ten minutes or so per worke
 
 from __future__ import annotations
 
-from django.db import DatabaseError
+import sqlite3
+
 from django.db.backends.sqlite3 import base
 
 #: rows ANALYZE reads per index at most (SQLite's recommended value): statistics good enough, in milliseconds
 ANALYSIS_LIMIT = 400
+#: how long the statistics wait for another process's write to end (ms): never the settings' 20 s, after a reply
+BUSY_MS = 100
 
 
-def optimize(connection) -> None:
+def optimize(connection: sqlite3.Connection) -> None:
     """Bring the planner's statistics up to date where they are missing or stale (a DB-API connection)."""
+    connection.execute(f"PRAGMA busy_timeout={BUSY_MS}")
     connection.execute(f"PRAGMA analysis_limit={ANALYSIS_LIMIT}")
     connection.execute("PRAGMA optimize")
 
@@ -29,6 +33,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self.connection is not None and not self.is_in_memory_db():
             try:
                 optimize(self.connection)
-            except DatabaseError:  # busy or read-only: the statistics wait for the next close
+            except sqlite3.Error:  # busy, or a read-only file: the statistics wait for the next close
                 pass
         super()._close()

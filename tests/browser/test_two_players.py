@@ -392,3 +392,17 @@ def test_the_default_of_who_may_watch_follows_the_named_player_as_it_is_typed(ne
     default = page.locator('#challenge-form select[name="visibility"] option[value=""]')
     page.locator('#challenge-form input[name="invite"]').fill("bob")
     expect(default).to_have_text("Default: the two players")
+
+
+def test_a_name_nobody_has_is_shown_in_view_on_a_phone(new_context, expected_http_errors):
+    expected_http_errors.add((400, "POST", "/games/new/"))  # the form sent back with its error
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    sign_up(page, "dana")
+    page.goto("/games/new/")
+    page.locator('input[name="opponent"][value="human"]').check()
+    page.locator('input[name="invite"]').fill("elii")
+    page.locator("#new-game-form button[type=submit]").click()
+    invite = page.locator('input[name="invite"]')
+    expect(invite).to_be_focused()
+    expect(invite).to_be_in_viewport()
+    expect(page.get_by_text("There is no player called")).to_be_in_viewport()
