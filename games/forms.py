@@ -27,6 +27,8 @@ def _strategy_choices() -> list[tuple[str, str]]:
 OPPONENT_FIELDS = {
     "invite": (Opponent.HUMAN,),
     "strategy": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
+    # on one screen the player takes both sides, and watches both computers: no side to choose
+    "side": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.HUMAN),
 }
 
 
@@ -140,7 +142,7 @@ class NewGameForm(forms.Form):
             ignored += [name for name, opponents in OPPONENT_FIELDS.items() if opponent not in opponents]
         for name in ignored:
             self._errors.pop(name, None)
-            data[name] = self.fields[name].to_python("")  # as if left empty
+            data[name] = "X" if name == "side" else self.fields[name].to_python("")  # as if left empty
 
 
 class HistoryFilterForm(forms.Form):

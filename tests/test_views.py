@@ -845,3 +845,17 @@ def test_a_refused_new_game_opens_on_the_field_to_fix(player_client):
     assert len(re.findall(r"<(?:input|select)[^>]* autofocus", html)) == 1
     response = player_client.post(reverse("games:new"), new_game_data(variant="nxn", size="12"))
     assert re.search(r'<input[^>]* name="size"[^>]* autofocus', response.content.decode())
+
+
+@pytest.mark.parametrize("opponent", ["local", "watch"])
+def test_a_game_without_a_side_to_choose_ignores_the_side(player_client, player, opponent):
+    """On one screen the player takes both sides and watches both computers: the page hides the side, and the
+    server ignores whatever it holds."""
+    page = player_client.get(reverse("games:new")).content.decode()
+    assert '<fieldset data-for-opponent="easy medium hard human">\n      <legend>Your side</legend>' in page
+    response = player_client.post(reverse("games:new"), new_game_data(opponent=opponent, side="nonsense"))
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.opponent == opponent
+    response = player_client.post(reverse("games:new"), new_game_data(opponent="easy", side="nonsense"))
+    assert response.status_code == 400 and Game.objects.count() == 1  # where it is shown, it counts

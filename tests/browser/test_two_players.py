@@ -386,6 +386,15 @@ def test_the_default_of_who_may_watch_follows_the_named_player_as_it_is_typed(ne
     expect(default).to_have_text("Default: the two players")
     page.locator('input[name="invite"]').fill("  ")
     expect(default).to_have_text("Default: anyone")
+    # on one screen, and watching two computers, there is no side to choose
+    side = page.get_by_role("group", name="Your side")
+    expect(side).to_be_visible()
+    for opponent, shown in (("local", False), ("watch", False), ("hard", True)):
+        page.locator(f'input[name="opponent"][value="{opponent}"]').check()
+        if shown:
+            expect(side).to_be_visible()
+        else:
+            expect(side).to_be_hidden()
     # the lobby's challenge form too
     page.goto("/games/")
     page.locator(".challenge-form-box").evaluate("box => { box.open = true; }")
