@@ -1150,7 +1150,10 @@ def history_row(game: Game, player) -> dict[str, Any]:
     else:
         me = "X and O" if sides else "watching"
         opponent = "two players, one screen" if sides else f"{game.seat_label('X')} vs {game.seat_label('O')}"
-        outcome = game.result_text() or ("In progress" if game.status == Game.Status.ACTIVE else "Waiting")
+        # "Drawn", as in the player's own games; "X wins" says who did
+        outcome = "Drawn" if game.result == Game.Result.DRAW else (
+            game.result_text() or ("In progress" if game.status == Game.Status.ACTIVE else "Waiting")
+        )
     return {
         "game": game,
         "label": variant_label(game.variant),

@@ -859,3 +859,14 @@ def test_a_game_without_a_side_to_choose_ignores_the_side(player_client, player,
     assert game.opponent == opponent
     response = player_client.post(reverse("games:new"), new_game_data(opponent="easy", side="nonsense"))
     assert response.status_code == 400 and Game.objects.count() == 1  # where it is shown, it counts
+
+
+def test_my_games_says_drawn_for_every_kind_of_game(player_client, player):
+    from games.services import game_decide
+
+    local = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
+    computer = game_create(player=player, variant="classic", options={}, opponent="easy", side="X")
+    for game in (local, computer):
+        game_decide(game=game.pk, result=Game.Result.DRAW)
+    html = player_client.get(reverse("games:history")).content.decode()
+    assert html.count('<span class="pill pill-drawn">Drawn</span>') == 2, html
