@@ -106,6 +106,10 @@ def test_the_profile_shows_its_ratings_on_a_phone(new_context):
     for rating in page.locator("#stats-players td.rating a").all():
         expect(rating).to_be_visible()
         assert rating.evaluate("a => a.getBoundingClientRect().right") <= right + 0.5
+    # every count is there, played, won, lost and drawn (P W L D), so that they add up
+    expect(page.locator("#stats-players thead .nav-short")).to_have_text(["P", "W", "L", "D"])
+    for cell in page.locator("#stats-players tbody tr > :nth-child(5)").all():
+        expect(cell).to_be_visible()
 
 
 def test_the_copy_buttons_put_the_challenge_link_and_a_new_token_on_the_clipboard(new_context):
@@ -179,8 +183,12 @@ def test_the_leaderboard_fits_a_phone(new_context, width):
     page.goto("/leaderboard/?variant=classic")
     right = page.locator("table.leaderboard").evaluate("t => t.parentElement.getBoundingClientRect().right")
     shown = [cell for cell in page.locator("table.leaderboard tr.me > *").all() if cell.is_visible()]
-    # rank, name, rating, games, won and lost (they say the draws)
-    assert [cell.inner_text() for cell in shown][2:] == ["1520?", "1", "1", "0"]
+    # rank, name, rating, games, won, lost and drawn: every column, under short headings on a phone
+    assert [cell.inner_text() for cell in shown][2:] == ["1520?", "1", "1", "0", "0"]
+    headings = page.locator("table.leaderboard thead .nav-short")
+    expect(headings).to_have_text(["Games", "W", "L", "D"])
+    for heading in headings.all():
+        expect(heading).to_be_visible()
     for cell in shown:
         assert cell.evaluate("c => c.getBoundingClientRect().right") <= right + 0.5, cell.inner_text()
 
