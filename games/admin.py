@@ -11,6 +11,7 @@ from django.utils.html import format_html
 
 from .models import Game, Move, Opponent, Rating
 from .services import GameError, game_decide, game_variant
+from .views import cell_position
 
 
 class GameAdminForm(forms.ModelForm):
@@ -92,8 +93,6 @@ class GameAdmin(admin.ModelAdmin):
     def moves_played(self, game: Game) -> str:
         """The stored moves in one line, as the site's move list names them, and the game's replay: a line of
         text rather than an inline of forms, which took most of a second for a 300-move game."""
-        from .views import cell_position  # the site's names for cells (views import the admin's app, not this)
-
         moves = list(game.moves.order_by("ply").values_list("move", flat=True)) if game.pk else []
         if not moves:
             return "No moves yet."
