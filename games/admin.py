@@ -9,8 +9,10 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from .errors import GameError
 from .models import Game, Move, Opponent, Rating
-from .services import GameError, game_decide, game_variant
+from .positions import game_variant
+from .services import game_decide
 from .views import cell_position
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -49,19 +48,17 @@ from .api_schemas import (
 from .engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from .engine.analysis import start_outcome
 from .engine.render import move_label
-from .models import LEVELS, SIDES, Game, Rating
-from .services import (
+from .errors import (
     ChallengeGone,
     GameError,
     GameFinished,
-    GameNotStarted,
-    InvalidGameSettings,
-    InvalidMove,
     MoveConflict,
     NotComputerTurn,
-    NotSeated,
-    NotYourTurn,
-    Position,
+)
+from .http_errors import http_error
+from .models import LEVELS, SIDES, Game, Rating
+from .positions import Position, game_position, game_variant
+from .services import (
     challenge_accept,
     challenge_cancel,
     challenge_decline,
@@ -75,9 +72,7 @@ from .services import (
     game_claim_win,
     game_create,
     game_from_position,
-    game_position,
     game_resign,
-    game_variant,
     move_hint,
     move_play,
     move_takeback,
@@ -126,29 +121,12 @@ api = NinjaAPI(
 
 # Errors ---------------------------------------------------------------------------------------------
 
-#: service error -> stable code; subclasses added later fall back on a ``code`` attribute or their name
-ERROR_CODES: dict[type[GameError], str] = {
-    InvalidGameSettings: "invalid_settings",
-    InvalidMove: "illegal_move",
-    NotSeated: "not_seated",
-    NotYourTurn: "not_your_turn",
-    GameFinished: "game_finished",
-    GameNotStarted: "game_not_started",
-    NotComputerTurn: "not_computer_turn",
-    MoveConflict: "conflict",
-}
 #: statuses a refusal may have, documented on every operation
 ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
 
 
 def error_code(err: GameError) -> str:
-    for cls in type(err).__mro__:
-        if cls in ERROR_CODES:
-            return ERROR_CODES[cls]
-    code = getattr(err, "code", None)
-    if isinstance(code, str) and code:
-        return code
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(err).__name__).lower()
+    return http_error(err).code
 
 
 def _error(request: HttpRequest, status: int, code: str, message: str, **extra: Any) -> HttpResponse:
@@ -157,8 +135,8 @@ def _error(request: HttpRequest, status: int, code: str, message: str, **extra: 
 
 @api.exception_handler(GameError)
 def _game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
-    status = exc.status_code if exc.status_code in ERRORS else 400
-    return _error(request, status, error_code(exc), str(exc))
+    status, code = http_error(exc)
+    return _error(request, status if status in ERRORS else 400, code, str(exc))
 
 
 def _loc(loc: Any) -> str:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db import connections, router
 from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
+from config.pk_lookup import get_by_pk
+
 from .engine import VARIANTS
+from .errors import GameNotFound
 from .models import LEVELS, Game, Opponent, Rating
 
 #: history filter on the result from the player's point of view
@@ -46,6 +50,76 @@ def is_involved(game: Game, player) -> bool:
     """Seated, creator or invitee: someone the game belongs to rather than a spectator."""
     pid = getattr(player, "pk", None)
     return pid is not None and pid in (game.x_player_id, game.o_player_id, game.created_by_id, game.invitee_id)
+
+
+# Loading one game --------------------------------------------------------------------------------
+
+
+def game_for_viewer(pk: int, viewer) -> Game:
+    """The one loader of "a game this viewer may see": game ``pk`` with its players, unlocked; GameNotFound when
+    there is none or ``viewer`` may not see it (the two look the same from outside). Pages, polls, the API and
+    the services all load a game through it."""
+    if not isinstance(pk, int) or isinstance(pk, bool) or not 1 <= pk <= MAX_ID:
+        raise GameNotFound("no such game")
+    game = game_for_page(pk, viewer)
+    if game is None or not can_view(game, viewer):
+        raise GameNotFound("no such game")
+    return game
+
+
+#: the largest id a game can have (a 64-bit key): anything larger is no game, not an overflow
+MAX_ID = 2**63 - 1
+
+
+def game_for_page(pk: int, player) -> Game | None:
+    """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
+    game = get_by_pk(Game, pk)
+    if game is not None:
+        attach_players(game, player)
+    return game
+
+
+
+def attach_players(game: Game, player) -> None:
+    """Fill the game's player relations (seats, creator, invitee): ``player`` (the one asking) where it is
+    that person, the others read by a precompiled lookup each; cheaper than compiling a four-way join."""
+    pid = getattr(player, "pk", None)
+    found: dict[int, Any] = {pid: player} if pid is not None else {}
+    for name in ("x_player", "o_player", "created_by", "invitee"):
+        other = getattr(game, f"{name}_id")
+        if other is None:
+            continue
+        if other not in found:
+            found[other] = get_by_pk(get_user_model(), other)
+        if found[other] is not None:
+            setattr(game, name, found[other])
+
+
+
+def visible_game(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
+    """The game row alone, as stored now, unlocked (the move paths, which record by compare-and-set); with
+    ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
+
+    No joins: compiling a query with four player rows cost more than the rest of the query. ``player``
+    is attached to the seats it holds, another person's row is read by a precompiled lookup.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    row = get_by_pk(Game, pk)  # by a query compiled once: compiling the ORM's cost more than running it
+    if row is None:  # never was, or cancelled or deleted meanwhile
+        raise GameNotFound("no such game")
+    attach_players(row, player)
+    if missing_if_hidden:
+        if not can_view(row, player):
+            raise GameNotFound("no such game")
+    return row
+
+
+
+def rematch_id(game: Game) -> int | None:
+    """The rematch of a finished game between two players, if one was agreed (the pages and the API ask it)."""
+    if not game.is_finished or not game.is_two_players:
+        return None
+    return Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
 
 
 # The lobby -------------------------------------------------------------------------------------

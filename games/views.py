@@ -38,8 +38,21 @@ from players.forms import focus_first_error
 
 from .engine import VARIANTS
 from .engine.analysis import MoveVerdict, can_analyse, outcome_words
+from .errors import (
+    AnalysisUnavailable,
+    ChallengeGone,
+    GameError,
+    GameNotFound,
+    InvalidGameSettings,
+    InvalidInvitee,
+    InvalidMove,
+    MoveConflict,
+    NotComputerTurn,
+)
 from .forms import HistoryFilterForm, NewGameForm
+from .http_errors import http_error
 from .models import LEVELS, Game, Opponent, Rating
+from .positions import Position, fresh_position, game_moves, game_position, game_variant, state_after, takeback_keep
 from .rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_GAMES
 from .selectors import (
     LEADERBOARD_SIZE,
@@ -47,6 +60,7 @@ from .selectors import (
     can_view,
     challenges_for,
     count_waiting,
+    game_for_page,
     game_history,
     is_involved,
     leaderboard,
@@ -59,16 +73,6 @@ from .selectors import (
     with_creator_rating,
 )
 from .services import (
-    AnalysisUnavailable,
-    ChallengeGone,
-    GameError,
-    GameNotFound,
-    InvalidGameSettings,
-    InvalidInvitee,
-    InvalidMove,
-    MoveConflict,
-    NotComputerTurn,
-    Position,
     challenge_accept,
     challenge_cancel,
     challenge_decline,
@@ -78,25 +82,18 @@ from .services import (
     draw_accept,
     draw_decline,
     draw_offer,
-    fresh_position,
     game_again,
     game_analysis,
     game_claim_win,
     game_create,
-    game_for_page,
     game_from_position,
-    game_moves,
-    game_position,
     game_resign,
-    game_variant,
     move_hint,
     move_play,
     move_takeback,
     rematch_accept,
     rematch_decline,
     rematch_offer,
-    state_after,
-    takeback_keep,
 )
 
 HISTORY_PAGE_SIZE = 20
@@ -580,11 +577,11 @@ def _refused(request: HttpRequest, game: Game | int, err: GameError) -> HttpResp
         raise Http404(_message(err))
     message = _message(err)
     if request.htmx:
-        response = render(request, "games/partials/_error.html", {"error": message}, status=err.status_code)
+        response = render(request, "games/partials/_error.html", {"error": message}, status=http_error(err).status)
         return reswap(retarget(response, "#game-error"), "innerHTML")
     if isinstance(game, int):
         game = _game_for(request, game)
-    return _render_play(request, game_position(game), error=message, status=err.status_code)
+    return _render_play(request, game_position(game), error=message, status=http_error(err).status)
 
 
 # Pages ------------------------------------------------------------------------------------------
@@ -968,7 +965,7 @@ def game_play_on_view(request: HttpRequest, pk: int) -> HttpResponse:
         new = game_from_position(game=game, ply=_parse_count(ply_text),
                                  player=request.user, level=request.POST.get("level", ""))
     except GameError as err:
-        return _replay_page(request, game, ply_text or None, error=_message(err), status=err.status_code)
+        return _replay_page(request, game, ply_text or None, error=_message(err), status=http_error(err).status)
     return _go_to(request, new)
 
 

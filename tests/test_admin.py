@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.errors import GameFinished, InvalidGameSettings
 from games.models import Rating
-from games.services import (
-    GameFinished,
-    InvalidGameSettings,
-    challenge_accept,
-    challenge_create,
-    draw_offer,
-    game_create,
-    game_decide,
-    move_play,
-)
+from games.services import challenge_accept, challenge_create, draw_offer, game_create, game_decide, move_play
 from players.models import Player
 
 pytestmark = pytest.mark.django_db

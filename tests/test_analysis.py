@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.errors import AnalysisUnavailable
 from games.models import Game
-from games.services import AnalysisUnavailable, game_analysis, game_resign, move_play
+from games.services import game_analysis, game_resign, move_play
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.errors import GameError, MoveConflict
 from games.models import Game, Move
-from games.services import GameError, MoveConflict, game_create, game_resign, move_play
+from games.services import game_create, game_resign, move_play
 from players.models import ApiToken, hash_token
 
 pytestmark = pytest.mark.django_db

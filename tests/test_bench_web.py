@@ -15,7 +15,7 @@ import pytest
 from bench import bare_wsgi
 from bench.web import PASSWORD, Session, play
 from games.models import Game, Move
-from games.services import game_moves, state_after
+from games.positions import game_moves, state_after
 
 
 @pytest.fixture

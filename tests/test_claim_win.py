@@ -8,10 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.errors import ClaimRefused, NotSeated
 from games.models import Game, Move
 from games.services import (
-    ClaimRefused,
-    NotSeated,
     challenge_accept,
     challenge_create,
     claim_win_after,

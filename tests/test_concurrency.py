@@ -20,16 +20,10 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from games.errors import ChallengeTaken, GameError
 from games.models import Game, Move
-from games.services import (
-    ChallengeTaken,
-    GameError,
-    challenge_accept,
-    challenge_create,
-    game_create,
-    game_position,
-    move_play,
-)
+from games.positions import game_position
+from games.services import challenge_accept, challenge_create, game_create, move_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.errors import DrawRefused, GameFinished, NotSeated
 from games.models import Game
-from games.services import (
-    DrawRefused,
-    GameFinished,
-    NotSeated,
-    draw_accept,
-    draw_decline,
-    draw_offer,
-    game_resign,
-    move_play,
-)
+from games.services import draw_accept, draw_decline, draw_offer, game_resign, move_play
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

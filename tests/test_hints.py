@@ -6,19 +6,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import positions, services
 from games.engine import difficulty, get_variant
+from games.errors import GameFinished, HintRefused, MoveConflict, NotSeated, NotYourTurn
 from games.models import Game
-from games.services import (
-    GameFinished,
-    HintRefused,
-    MoveConflict,
-    NotSeated,
-    NotYourTurn,
-    game_resign,
-    move_hint,
-    move_play,
-)
+from games.services import game_resign, move_hint, move_play
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -32,7 +24,7 @@ def test_a_hint_is_the_hard_levels_move_and_is_counted(make_game, player):
     move_play(game=game, player=player, move=0, quick_reply=True)
     before = fresh(game)
     hinted, move = move_hint(game=game, player=player)
-    state = services.fresh_position(fresh(game)).state
+    state = positions.fresh_position(fresh(game)).state
     assert move in state.legal_moves()
     assert move == difficulty(get_variant("classic"), "hard").choose(state)  # perfect play on classic
     assert hinted.hints == 1 and hinted.version == before.version + 1
@@ -74,7 +66,7 @@ def test_a_game_that_moved_on_meanwhile_gets_no_stale_hint(make_game, player, mo
             move_play(game=game, player=player, move=4)  # the other hand on the same screen was quicker
             return 0
 
-    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Meanwhile())
+    monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Meanwhile())
     with pytest.raises(MoveConflict, match="ask again"):
         move_hint(game=game, player=player)
     assert fresh(game).hints == 0
@@ -109,7 +101,7 @@ def test_the_same_position_gets_the_same_hint_once_counted(make_game, player, mo
         def choose(self, state):
             return next(answers)
 
-    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Fickle())
+    monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Fickle())
     assert move_hint(game=game, player=player)[1] == 7
     assert move_hint(game=game, player=player)[1] == 7
     assert fresh(game).hints == 1
@@ -157,6 +149,6 @@ def test_two_requests_for_one_hint_get_the_same_move(make_game, player, monkeypa
                 return 9
             return 7
 
-    monkeypatch.setattr(services, "difficulty", lambda *args, **kwargs: Slow())
+    monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Slow())
     assert move_hint(game=game, player=player)[1] == 7  # the hint already given, not "ask again"
     assert fresh(game).hints == 1 and fresh(game).current_hint == 7

@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.errors import NotCreator, RematchRefused
 from games.models import Game
-from games.services import (
-    NotCreator,
-    RematchRefused,
-    challenge_create,
-    computer_move,
-    game_again,
-    game_create,
-    game_resign,
-    move_play,
-)
+from games.services import challenge_create, computer_move, game_again, game_create, game_resign, move_play
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SETTINGS = ("variant", "options", "opponent", "private", "x_level", "x_strategy", "o_level", "o_strategy")

@@ -6,15 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.errors import GameNotOver, InvalidGameSettings
 from games.models import Game, Move
-from games.services import (
-    GameNotOver,
-    InvalidGameSettings,
-    fresh_position,
-    game_from_position,
-    game_resign,
-    move_play,
-)
+from games.positions import fresh_position
+from games.services import game_from_position, game_resign, move_play
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game, Move
-from games.services import (
+from games.errors import (
     GameFinished,
     GameNotStarted,
     InvalidGameSettings,
@@ -14,12 +13,10 @@ from games.services import (
     NotComputerTurn,
     NotSeated,
     NotYourTurn,
-    computer_move,
-    game_create,
-    game_position,
-    game_resign,
-    move_play,
 )
+from games.models import Game, Move
+from games.positions import game_position
+from games.services import computer_move, game_create, game_resign, move_play
 
 pytestmark = pytest.mark.django_db
 
@@ -365,9 +362,9 @@ def test_recorded_rows_read_back_as_the_orm_writes_them(player):
 def meddle_once(monkeypatch, change):
     """Run ``change()`` the first time a move path rebuilds the position: after it has read the game, before
     it records the move, as another request would in between."""
-    import games.services as services
+    import games.services.moves as moves
 
-    real, calls = services.state_after, []
+    real, calls = moves.state_after, []
 
     def state_after(*args, **kwargs):
         calls.append(1)
@@ -375,7 +372,7 @@ def meddle_once(monkeypatch, change):
             change()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "state_after", state_after)
+    monkeypatch.setattr(moves, "state_after", state_after)
     return calls
 
 
@@ -385,18 +382,18 @@ def test_move_and_reply_are_judged_outside_the_transaction(monkeypatch, player):
     transaction (the database's one write lock) is only the move's two writes."""
     from django.db import connection
 
-    import games.services as services
+    import games.services.moves as moves
 
     game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="random")
     seen = []
     for name in ("state_after", "seat_strategy"):
-        real = getattr(services, name)
+        real = getattr(moves, name)
 
         def spy(*args, _real=real, **kwargs):
             seen.append(connection.in_atomic_block)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(services, name, spy)
+        monkeypatch.setattr(moves, name, spy)
     assert not connection.in_atomic_block
     position = move_play(game=game, player=player, move=4, quick_reply=True)
     assert position.state.ply == 2 and Move.objects.filter(game=game).count() == 2
@@ -434,10 +431,10 @@ def test_a_move_judged_on_an_old_version_is_judged_again(monkeypatch, player, ot
 
 def test_a_slow_computer_move_on_an_old_version_is_refused(monkeypatch, player):
     """A strategy that thinks for long does not think again: if the game moved on, its move is refused."""
-    import games.services as services
+    import games.services.moves as moves
 
     game = game_create(player=player, variant="classic", options={}, opponent="watch", side="X", strategy="random")
-    monkeypatch.setattr(services, "answers_at_once", lambda strategy, variant: False)
+    monkeypatch.setattr(moves, "answers_at_once", lambda strategy, variant: False)
     # another change to the game (as a takeback or a hint would make) moves its version on
     calls = meddle_once(monkeypatch, lambda: Game.objects.filter(pk=game.pk).update(version=5))
     with pytest.raises(MoveConflict, match="moved on"):

@@ -7,19 +7,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engine import takeback_keeps
+from games.errors import GameFinished, MoveConflict, NotSeated, TakebackRefused
 from games.models import Game, Move
-from games.services import (
-    GameFinished,
-    MoveConflict,
-    NotSeated,
-    TakebackRefused,
-    computer_move,
-    game_resign,
-    move_play,
-    move_takeback,
-    state_after,
-    takeback_keeps,
-)
+from games.positions import state_after
+from games.services import computer_move, game_resign, move_play, move_takeback
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -162,7 +154,7 @@ def test_a_slow_computer_does_not_answer_a_position_taken_back(make_game, player
             move_play(game=game, player=player, move=0)
             return 8  # legal after 4, and after 0 too: only the version tells the positions apart
 
-    monkeypatch.setattr(services, "seat_strategy", lambda *args, **kwargs: Meanwhile())
+    monkeypatch.setattr(services.moves, "seat_strategy", lambda *args, **kwargs: Meanwhile())
     with pytest.raises(MoveConflict):
         computer_move(game=game)
     assert stored(game) == [0]

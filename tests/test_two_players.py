@@ -15,8 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game, Move
-from games.services import (
+from games.errors import (
     ChallengeGone,
     ChallengeTaken,
     GameFinished,
@@ -29,6 +28,9 @@ from games.services import (
     NotYourTurn,
     OwnChallenge,
     RematchRefused,
+)
+from games.models import Game, Move
+from games.services import (
     challenge_accept,
     challenge_cancel,
     challenge_create,

@@ -49,16 +49,10 @@ from games.engine.render import (
     render_board,
     result_text,
 )
+from games.errors import GameError
 from games.models import Game, Opponent
-from games.services import (
-    GameError,
-    Position,
-    computer_move,
-    game_create,
-    game_position,
-    move_play,
-    move_takeback,
-)
+from games.positions import Position, game_position
+from games.services import computer_move, game_create, move_play, move_takeback
 
 
 class Command(BaseCommand):

@@ -1,0 +1,104 @@
+"""The domain's errors: what went wrong, in game terms and in words meant for people.
+
+They know nothing of HTTP: ``games.http_errors`` is the one table that maps each onto a status and a
+stable error code, for the pages and the API alike. Every error is a ``ValueError`` (a refused
+request changes nothing) whose message a page or an API answer shows as it is.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """A refused request; ``str(err)`` is the message for people."""
+
+
+class InvalidGameSettings(GameError):
+    """A new game (or a game started from another) asked for settings the rules or the site do not allow."""
+
+
+class InvalidInvitee(InvalidGameSettings):
+    """The player named for a challenge (the new-game form shows it on that field)."""
+
+
+class InvalidMove(GameError):
+    """Not a move the rules allow here (the engine's reason is the message)."""
+
+
+class NotSeated(GameError):
+    """The player holds no seat in the game."""
+
+
+class GameNotFound(GameError):
+    """No such game, or one this viewer may not see (the two look the same from outside)."""
+
+
+class NotYourTurn(GameError):
+    pass
+
+
+class GameFinished(GameError):
+    pass
+
+
+class GameNotStarted(GameError):
+    """A challenge nobody has accepted yet."""
+
+
+class NotComputerTurn(GameError):
+    pass
+
+
+class MoveConflict(GameError):
+    """Another change was recorded at the same moment; nothing of this one was stored."""
+
+
+class OwnChallenge(GameError):
+    pass
+
+
+class NotInvited(GameError):
+    pass
+
+
+class NotCreator(GameError):
+    pass
+
+
+class ChallengeTaken(GameError):
+    """The challenge was accepted by someone else first (or is no longer open)."""
+
+
+class NotAChallenge(GameError):
+    """The game was never a challenge: it is played against the computer or on one screen."""
+
+
+class ChallengeGone(GameError):
+    """The challenge was cancelled or declined meanwhile."""
+
+
+class RematchRefused(GameError):
+    pass
+
+
+class DrawRefused(GameError):
+    pass
+
+
+class ClaimRefused(GameError):
+    pass
+
+
+class TakebackRefused(GameError):
+    pass
+
+
+class HintRefused(GameError):
+    pass
+
+
+class GameNotOver(GameError):
+    """Asked for something only a finished game gives (playing on from one of its positions)."""
+
+
+class AnalysisUnavailable(GameError):
+    """Asked for the analysis of a game still being played, or of a board too big to solve exactly."""

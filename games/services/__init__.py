@@ -1,0 +1,57 @@
+"""Every change to a game, one module per concern (HackSoft's "services write"):
+
+- ``create``: starting games (against the computer, on one screen, watched, challenges, again, from a position);
+- ``moves``: a player's move and the computer's;
+- ``endings``: resigning, claiming a win, a result decided by the staff;
+- ``ratings``: ratings noted at the start and moved at the end of a game between two players;
+- ``offers``: draw and rematch offers between two players;
+- ``challenges``: accepting, cancelling and declining challenges;
+- ``assists``: takebacks and hints in games without another person, a finished game's analysis;
+- ``computer`` and ``common``: which strategy sits on a seat, the row lock.
+
+Every function takes keyword-only arguments and writes inside ``transaction.atomic``, so two simultaneous
+changes to one game never both apply: most lock the game row (``select_for_update``) before reading it, moves
+record by a compare-and-set on the game's version. Refusals are ``games.errors`` (ValueErrors with a message
+for people); reads live in ``games.selectors`` and ``games.positions``.
+
+The names below are the public face: ``from games.services import move_play``.
+"""
+
+from __future__ import annotations
+
+from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
+from .challenges import challenge_accept, challenge_cancel, challenge_decline
+from .computer import answers_at_once, seat_strategy
+from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
+from .endings import claim_win_after, game_claim_win, game_decide, game_resign
+from .moves import computer_move, move_play
+from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
+
+__all__ = [
+    "answers_at_once",
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_create",
+    "challenge_decline",
+    "claim_win_after",
+    "computer_move",
+    "computer_opening",
+    "draw_accept",
+    "draw_decline",
+    "draw_offer",
+    "game_again",
+    "game_analysis",
+    "game_claim_win",
+    "game_create",
+    "game_decide",
+    "game_from_position",
+    "game_resign",
+    "mistakes_by_side",
+    "move_hint",
+    "move_play",
+    "move_takeback",
+    "rematch_accept",
+    "rematch_decline",
+    "rematch_offer",
+    "seat_strategy",
+]

@@ -1,0 +1,230 @@
+"""Starting games: against the computer, on one screen, watched, challenges; again; from another game's position."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+
+from config.pk_lookup import insert_rows
+
+from ..engine import Variant, get_strategy, get_variant, shown
+from ..errors import (
+    GameNotOver,
+    InvalidGameSettings,
+    InvalidInvitee,
+    NotCreator,
+    RematchRefused,
+)
+from ..models import LEVELS, SIDES, Game, Move, Opponent
+from ..positions import (
+    game_moves,
+    game_variant,
+    state_after,
+)
+from .computer import answers_at_once, seat_strategy
+from .moves import computer_move
+
+
+def _check_settings(
+    *, variant: str, options: dict[str, Any] | None, opponent: str, side: str, strategy: str | None
+) -> Variant:
+    try:
+        variant_obj = get_variant(variant, **(options or {}))
+    except (ValueError, TypeError) as err:
+        raise InvalidGameSettings(str(err)) from None
+    if opponent not in Opponent.values:
+        raise InvalidGameSettings(f"unknown opponent {shown(opponent)}; choose one of {', '.join(Opponent.values)}")
+    if side not in ("X", "O", "random"):
+        raise InvalidGameSettings(f"side must be X, O or random, not {side!r}")
+    if strategy:
+        if opponent in (Opponent.LOCAL, Opponent.HUMAN):
+            raise InvalidGameSettings("a strategy can only be chosen for a computer opponent")
+        try:
+            chosen = get_strategy(strategy)
+        except (ValueError, TypeError) as err:
+            raise InvalidGameSettings(str(err)) from None
+        if not chosen.supports(variant_obj):
+            raise InvalidGameSettings(f"strategy {strategy!r} does not support {variant_obj.describe()}")
+    return variant_obj
+
+
+def game_create(
+    *,
+    player,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    opponent: str,
+    side: str = "X",
+    strategy: str | None = None,
+    seed: int | None = None,
+    invitee=None,
+    private: bool | None = None,
+) -> Game:
+    """Start a game for ``player``.
+
+    ``opponent``: easy/medium/hard (a computer at that level, or ``strategy`` if named), local
+    (``player`` holds both seats), watch (computer against computer: ``strategy`` or medium on
+    both seats), human (the other seat stays open; the game waits in status ``open``: a
+    challenge, see ``challenge_accept``).
+    ``side`` is the player's side: X, O or random.
+    ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
+    ``private``: only the players see the game. Default: private for a direct challenge, public
+    (anyone signed in may watch) for everything else.
+    """
+    variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
+    invitee = _resolve_invitee(invitee, player=player, opponent=opponent)
+    if opponent == Opponent.HUMAN and invitee is None and private:
+        # Nobody but its maker could see it, so nobody could accept it.
+        raise InvalidInvitee(
+            "a private challenge needs the name of the player who may accept it: name one, or let anyone watch"
+        )
+    rng = random.Random(seed)
+    if side == "random":
+        side = rng.choice(SIDES)
+    other = "O" if side == "X" else "X"
+
+    game = Game(
+        variant=variant_obj.key, options=dict(variant_obj.options), opponent=opponent, created_by=player,
+        invitee=invitee, private=(invitee is not None) if private is None else bool(private),
+    )
+    seats: dict[str, dict[str, Any]] = {"X": {}, "O": {}}
+    if opponent in LEVELS:
+        seats[side] = {"player": player}
+        seats[other] = {"strategy": strategy} if strategy else {"level": opponent}
+    elif opponent == Opponent.LOCAL:
+        seats = {"X": {"player": player}, "O": {"player": player}}
+    elif opponent == Opponent.WATCH:
+        computer = {"strategy": strategy} if strategy else {"level": Opponent.MEDIUM.value}
+        seats = {"X": dict(computer), "O": dict(computer)}
+    else:  # human: the other seat waits for someone to accept (issue 4)
+        seats[side] = {"player": player}
+        game.status = Game.Status.OPEN
+    for seat_side, seat in seats.items():
+        prefix = seat_side.lower()
+        setattr(game, f"{prefix}_player", seat.get("player"))
+        setattr(game, f"{prefix}_level", seat.get("level", ""))
+        setattr(game, f"{prefix}_strategy", seat.get("strategy", ""))
+
+    # Computer seats must be able to play this variant (a level always can; check it exists).
+    for seat_side in SIDES:
+        if game.is_computer(seat_side):
+            try:
+                seat_strategy(game, seat_side, variant_obj)
+            except ValueError as err:
+                raise InvalidGameSettings(str(err)) from None
+
+    if variant_obj.options.get("random_start"):
+        first = variant_obj.new_game(seed=rng.randrange(2**31))
+        game.start_board = first.active_boards[0]
+
+    with transaction.atomic():
+        game.save()
+    return game
+
+
+def computer_opening(*, game: Game) -> Game:
+    """A new game against the computer where the computer moves first: if it answers in milliseconds, it
+    plays its first move now, so the page opens with it instead of asking for it in a second request.
+    A slow computer, and a watched game (stepped by its page at a watchable pace), are left to the page.
+    Returns the game as it then stands.
+    """
+    if game.opponent not in LEVELS or game.ply or not game.is_computer(game.to_move):
+        return game
+    variant = game_variant(game)
+    if answers_at_once(seat_strategy(game, game.to_move, variant), variant):
+        return computer_move(game=game).game
+    return game
+
+
+def game_again(*, game: Game, player) -> Game:
+    """A new game with the settings of ``game`` (variant, options, opponent, the player's side, the computer,
+    private or not) for the player who started it: "Play again" (a quick computer that moves first has
+    moved: ``computer_opening``). Against another player a rematch is offered instead (``rematch_offer``),
+    since the other player has to agree."""
+    if game.created_by_id != getattr(player, "pk", None):
+        raise NotCreator("only the player who started this game can start it again")
+    if game.opponent == Opponent.HUMAN:
+        raise RematchRefused("a game against another player starts again by a rematch, which they accept")
+    sides = game.sides_of(player)
+    strategy = next((name for name in (game.x_strategy, game.o_strategy) if name), None)
+    return computer_opening(game=game_create(
+        player=player, variant=game.variant, options=game.options, opponent=game.opponent,
+        side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private,
+    ))
+
+
+def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Game:
+    """"Play on from here": a new game against the computer at ``level`` that starts from the position after
+    the first ``ply`` moves of the finished ``game`` (the caller has checked that ``player`` may see it), with
+    those moves in its move list; ``player`` takes the side to move there. Only finished games: in a running
+    one it would hand a player the computer's help against their opponent. ``ply`` None: not given, or not
+    a whole number."""
+    if not game.is_finished:
+        raise GameNotOver("a game can be played on from one of its positions once it is over")
+    if ply is None:
+        raise InvalidGameSettings("say after which move to play on: ply must be a whole number")
+    if level not in LEVELS:
+        raise InvalidGameSettings(f"unknown level {shown(level)}: choose one of {', '.join(LEVELS)}")
+    moves = game_moves(game)
+    if not 0 <= ply <= len(moves):
+        raise InvalidGameSettings(f"there is no position after move {ply}: this game has {len(moves)} moves")
+    state = state_after(game, moves, upto=ply)
+    if state.is_over:
+        raise InvalidGameSettings(f"the game is over after move {ply}: there is nothing to play on")
+    with transaction.atomic():
+        new = game_create(player=player, variant=game.variant, options=game.options, opponent=level, side=state.to_move)
+        new.start_board = game.start_board  # multi's random first board: the one this game had
+        if ply:
+            insert_rows([Move(game=new, ply=n, move=move, side="X" if n % 2 == 1 else "O")
+                         for n, move in enumerate(moves[:ply], start=1)])
+        new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
+        new.played_on_from, new.played_on_ply = game, ply
+        new.save(update_fields=["start_board", "ply", "move_list", "version", "played_on_from", "played_on_ply",
+                                "updated"])
+    return new
+
+
+def _resolve_invitee(invitee, *, player, opponent: str):
+    """The invited player (from a player or a username), checked; None for an open challenge."""
+    if invitee is None or invitee == "":
+        return None
+    if opponent != Opponent.HUMAN:
+        raise InvalidInvitee("only a game against another player can be sent to a named player")
+    if isinstance(invitee, str):
+        from django.contrib.auth import get_user_model
+
+        if len(invitee) > 150 or "\x00" in invitee:  # no username is like that (and PostgreSQL refuses NUL)
+            raise InvalidInvitee("there is no player with that name")
+        found = get_user_model().objects.filter(username__iexact=invitee.strip(), is_active=True).first()
+        if found is None:
+            raise InvalidInvitee(f"there is no player called {invitee.strip()[:40]!r}")
+        invitee = found
+    if not getattr(invitee, "is_active", False):
+        raise InvalidInvitee("that player cannot be challenged")
+    if invitee.pk == player.pk:
+        raise InvalidInvitee("you cannot challenge yourself; send the link to a friend instead")
+    return invitee
+
+
+def challenge_create(
+    *,
+    player,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    side: str = "X",
+    invitee=None,
+    private: bool | None = None,
+    seed: int | None = None,
+) -> Game:
+    """A game against another person that waits (status ``open``) until someone accepts it.
+
+    Open to anyone signed in, or to ``invitee`` only (a player or a username). See ``game_create``
+    for ``private``.
+    """
+    return game_create(
+        player=player, variant=variant, options=options, opponent=Opponent.HUMAN, side=side, seed=seed,
+        invitee=invitee, private=private,
+    )
+

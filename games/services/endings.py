@@ -1,0 +1,94 @@
+"""Endings other than by a move: resigning, claiming a win from a player who stopped, a result decided by the staff."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ..engine import shown
+from ..errors import (
+    ClaimRefused,
+    InvalidGameSettings,
+    NotSeated,
+)
+from ..models import Game
+from .common import check_playable, lock_game
+from .ratings import rate_game
+
+
+def game_resign(*, game: Game, player) -> Game:
+    """``player`` gives up; the other side wins. With both seats (local play) the side to move resigns."""
+    with transaction.atomic():
+        locked = lock_game(game)
+        sides = locked.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game, so you cannot resign it")
+        check_playable(locked)
+        loser = locked.to_move if len(sides) == 2 else sides[0]
+        end_game(locked, "O" if loser == "X" else "X", Game.Reason.RESIGNED)
+    return locked
+
+
+def end_game(locked: Game, result: str, reason: str) -> Game:
+    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff); a
+    pending draw offer goes."""
+    locked.status = Game.Status.FINISHED
+    locked.result, locked.result_reason = result, reason
+    locked.finished = timezone.now()
+    locked.draw_offered_by = None
+    locked.version += 1
+    locked.save(
+        update_fields=[
+            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *rate_game(locked)
+        ]
+    )
+    return locked
+
+
+def claim_win_after(game: Game) -> datetime | None:
+    """When the player waiting in a running two-player game may claim the win (None for other games); games from
+    before ``turn_started`` count from their last change."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE:
+        return None
+    return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
+
+
+def game_claim_win(*, game: Game, player) -> Game:
+    """The player waiting for a move wins a two-player game the opponent has left for GAME_ABANDON_AFTER.
+
+    Only a move starts the time again (``Game.turn_started``): a draw offer, its answer or a withdrawal does
+    not, or the player who keeps the other waiting could put the claim off for ever without playing.
+    """
+    with transaction.atomic():
+        locked = lock_game(game)
+        sides = locked.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game")
+        if not locked.is_two_players:
+            raise ClaimRefused("only a game against another player can be won because the other stopped playing")
+        check_playable(locked)
+        if locked.to_move in sides:
+            raise ClaimRefused("it is your turn: your opponent is waiting for you")
+        after = claim_win_after(locked)
+        if timezone.now() < after:
+            raise ClaimRefused(
+                f"your opponent still has time to move: you may claim the win after {after:%d %b %Y, %H:%M} UTC"
+            )
+        end_game(locked, sides[0], Game.Reason.ABANDONED)
+    return locked
+
+
+def game_decide(*, game: Game | int, result: str) -> Game:
+    """The staff end a running game with ``result`` (X, O or draw), e.g. after a dispute: it is finished and rated
+    as if it had been played to that end, and says "decided by the staff". The admin's change form calls it."""
+    if result not in Game.Result.values or not result:
+        raise InvalidGameSettings(f"a decided game needs a result of X, O or draw, not {shown(result)}")
+    with transaction.atomic():
+        locked = lock_game(game)
+        check_playable(locked)
+        end_game(locked, result, Game.Reason.DECIDED)
+    return locked
+

@@ -1,0 +1,214 @@
+"""Moves: a player's, and the computer's.
+
+Moves, the hot path, are optimistic: the game is read and the move judged (and a quick computer's reply
+chosen) without a lock, then recorded only if the game's version is still the one read (a compare-and-set);
+otherwise the move is judged again on the new state, and usually refused (not your turn). Every change to a
+game moves its version on. So a move's transaction, which on SQLite holds the one write lock of the whole
+database, is only its two writes (the unique (game, ply) constraint backs this up).
+
+A move costs a fixed number of SQL queries whatever the move number: read the game (its row carries the move
+list), update it if unchanged, insert the move. A computer seat that answers in milliseconds
+(``answers_at_once``) replies in the same transaction, so the player's move and the reply cost those same
+three queries.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.pk_lookup import insert_rows, update_fields
+
+from ..engine import IllegalMove, State
+from ..errors import (
+    GameFinished,
+    InvalidMove,
+    MoveConflict,
+    NotComputerTurn,
+    NotSeated,
+    NotYourTurn,
+)
+from ..models import Game, Move
+from ..positions import (
+    Position,
+    current_moves,
+    game_position,
+    game_variant,
+    state_after,
+)
+from ..selectors import visible_game
+from .common import check_playable
+from .computer import answers_at_once, seat_strategy
+from .ratings import rate_game
+
+
+class _Stale(Exception):
+    """The game changed between reading it and recording a move computed from it: read it again."""
+
+
+RECORD_TRIES = 5
+
+
+def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
+    """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them),
+    in the caller's transaction, if ``game`` (as read, unlocked) is still the stored version: else _Stale.
+
+    The UPDATE of the game (ply, move list, version, result) is a compare-and-set on its version, and
+    comes first so the game's row lock is taken before any rating row's (as on every other path); then
+    one INSERT for the Move rows. The SQL is built once (config.pk_lookup): building it through the ORM
+    cost more than running it. Only this transaction holds SQLite's write lock, not the reading and the
+    engine's work before it.
+    """
+    first = len(moves) + 1
+    all_moves = [*moves, *played]
+    seen = game.version
+    game.ply = state.ply
+    game.move_list = ",".join(map(str, all_moves))
+    game.version += 1
+    fields = ["ply", "move_list", "version", "updated"]
+    if game.is_two_players:
+        game.turn_started = timezone.now()
+        fields.append("turn_started")
+    offered_by = game.draw_offered_by_id
+    if offered_by is not None and (
+        state.is_over
+        # a move by the player the draw was offered to declines it
+        or any(game.seat_player_id("X" if ply % 2 == 1 else "O") != offered_by for ply, _ in enumerate(played, first))
+    ):
+        game.draw_offered_by = None
+        fields.append("draw_offered_by")
+    if state.is_over:
+        game.status = Game.Status.FINISHED
+        game.finished = timezone.now()
+        if state.winner is None:
+            game.result, game.result_reason = Game.Result.DRAW, Game.Reason.FULL
+        else:
+            game.result = state.winner
+            game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
+        fields += ["status", "finished", "result", "result_reason"]
+    if not update_fields(game, fields, unless_changed={"version": seen}):
+        raise _Stale
+    insert_rows([Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+                 for ply, move in enumerate(played, start=first)])
+    if state.is_over and (rated := rate_game(game)):
+        update_fields(game, rated)
+    return Position(game=game, state=state, moves=all_moves)
+
+
+def move_play(
+    *, game: Game | int, player, move: int, reply: bool = False, quick_reply: bool = False,
+    missing_if_hidden: bool = False, ply: int | None = None,
+) -> Position:
+    """Play ``move`` for ``player`` in ``game`` (a Game or its id).
+
+    The move is for the position after ``ply`` moves (what the player's page showed), by default the one
+    first read here: if another move was recorded meanwhile, it is refused (MoveConflict), even where it
+    would be legal in the new position (against a quick computer it is the same player's turn again).
+    The game is read and the move judged without a lock; it is recorded (with the reply below) only if
+    the game is still the version read, else judged again on the new one (see ``_record``): a change
+    that left the position alone (a draw offer) does not refuse it.
+    A computer seat to move next replies in the same transaction when it answers in milliseconds
+    (``answers_at_once``) and ``reply`` or ``quick_reply`` is set; with ``reply`` a slower one
+    thinks after the commit and its move follows (the caller waits for it). With ``missing_if_hidden``
+    (the pages) a game ``player`` may not see raises GameNotFound rather than NotSeated.
+
+    Raises NotSeated, GameFinished, GameNotStarted, NotYourTurn, InvalidMove (the engine's
+    reason) or MoveConflict; in every case nothing is stored.
+    """
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
+    for _ in range(RECORD_TRIES):
+        # Read and think without a lock; the record is a compare-and-set on the version read here.
+        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        sides = seen.sides_of(player)
+        if not sides:
+            raise NotSeated("you are not playing in this game")
+        check_playable(seen)
+        to_move = seen.to_move
+        if to_move not in sides:
+            raise NotYourTurn(f"it is not your turn: {to_move} ({seen.seat_label(to_move)}) is to move")
+        if ply is None:
+            ply = seen.ply
+        elif seen.ply != ply:
+            raise MoveConflict(
+                f"the game has moved on since your move was made: it was for the position after "
+                f"{_moves_words(ply)}, and {seen.ply} have been played now; nothing was stored"
+            )
+        moves = current_moves(seen)
+        variant = game_variant(seen)
+        state = state_after(seen, moves)
+        try:
+            after = state.play(move)
+        except IllegalMove as err:
+            raise InvalidMove(f"illegal move: {err}") from None
+        played = [move]
+        slow_reply = False
+        if (reply or quick_reply) and not after.is_over and seen.is_computer(after.to_move):
+            strategy = seat_strategy(seen, after.to_move, variant)
+            if answers_at_once(strategy, variant):
+                choice = strategy.choose(after)
+                after = after.play(choice)
+                played.append(choice)
+            else:
+                slow_reply = reply
+        try:
+            with transaction.atomic():
+                position = _record(seen, moves, played, after)
+        except _Stale:
+            continue  # another request changed the game meanwhile: judge the move again on what it is now
+        except IntegrityError:
+            break
+        if slow_reply:
+            try:
+                return computer_move(game=position.game)
+            except (MoveConflict, NotComputerTurn, GameFinished):
+                return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
+        return position
+    raise MoveConflict("another move was recorded at the same moment; reload the game")
+
+
+def _moves_words(count: int) -> str:
+    return "1 move" if count == 1 else f"{count} moves"
+
+
+def _check_computer_turn(game: Game, player) -> None:
+    if player is not None and getattr(player, "pk", None) not in (
+        game.x_player_id, game.o_player_id, game.created_by_id
+    ):
+        raise NotSeated("you are not playing in this game")
+    check_playable(game)
+    side = game.to_move
+    if not game.is_computer(side):
+        raise NotComputerTurn(f"it is not the computer's turn: {side} ({game.seat_label(side)}) is to move")
+
+
+def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
+    """Let the computer seat whose turn it is play one move (``game``: a Game or its id).
+
+    The strategy thinks on the game as read, outside any transaction (a slow one up to about a second);
+    the move is recorded only if the game has not moved on meanwhile. If it has, a strategy that answers
+    in milliseconds thinks again on the new position; a slow one's move is refused (MoveConflict).
+    With ``player`` (a request from the web or the API) only a player of the game or its creator
+    (a watched game) may trigger it: spectators cannot drive someone else's game. With
+    ``missing_if_hidden`` (the pages) a game ``player`` may not see raises GameNotFound.
+    """
+    for _ in range(RECORD_TRIES):
+        # Read and think without a lock (a slow strategy up to about a second); record only if unchanged.
+        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        _check_computer_turn(seen, player)
+        variant = game_variant(seen)
+        strategy = seat_strategy(seen, seen.to_move, variant)
+        moves = current_moves(seen)
+        state = state_after(seen, moves)
+        choice = strategy.choose(state)
+        try:
+            with transaction.atomic():
+                return _record(seen, moves, [choice], state.play(choice))
+        except _Stale:
+            # A quick strategy thinks again on the new position; a slow one's thinking is spent.
+            if not answers_at_once(strategy, variant):
+                break
+        except IntegrityError:
+            break
+    raise MoveConflict("the game moved on while the computer was thinking")
+
