@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -25,13 +26,14 @@ def stored_moves(game: Game) -> list[tuple[int, str, int]]:
 
 
 def test_unrecorded_game_with_junk_input_stores_nothing():
-    # X: junk, out of range, a word, then 1; after ring's reply more junk and the rest.
-    script = "abc\n10\nhelp\n\n1\n-3\n" + "\n".join("23456789") + "\n"
+    # X: junk, out of range, a word, then a3; after ring's reply more junk and the rest, by cell name.
+    script = "abc\n10\nhelp\n\na3\n-3\n1 2\n" + "\n".join(["b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"]) + "\n"
     out = play(script, variant="classic", x="human", o="ring")
-    assert "Sorry, 'abc' is not a move" in out
+    assert "Sorry, 'abc' is not a cell of this 3 x 3 board: columns a-c, rows 1-3" in out
     assert "there is no cell 10" in out
-    assert "-3 is out of range" in out
+    assert "'-3' is not a cell" in out and "'1 2' is not a cell" in out  # the old 'row col' form is gone
     assert "Please type a move" in out and "'quit' ends the game" in out
+    assert "type a cell name such as 'b2'" in out
     assert "already taken" in out  # the script tries cells ring has taken
     assert "Result: " in out and "| Play No. |" in out
     assert not Game.objects.exists()
@@ -44,7 +46,9 @@ def test_recorded_game_against_a_strategy(player):
     assert game.created_by == player and game.x_player == player and game.o_player is None
     assert game.o_strategy == "ring" and game.opponent == "medium" and game.status == "finished"
     assert f"Recorded as game #{game.pk} for alice" in out
-    assert "'junk' is not a move" in out and "there is no cell 0" in out
+    assert "'junk' is not a cell" in out and "there is no cell 0" in out
+    assert re.search(r"O \(ring\) plays [a-c][1-3] \([1-9]\)", out)  # the name, the keypad number as help
+    assert re.search(r"\|\s+1\s+\|\s+X\s+\|\s+a3\s+\|", out)  # the move table in cell names
     moves = stored_moves(game)
     assert moves[0] == (1, "X", 0) and [side for _, side, _ in moves] == ["X", "O"] * (len(moves) // 2) + (
         ["X"] if len(moves) % 2 else []
@@ -58,12 +62,12 @@ def test_recorded_game_against_a_strategy(player):
 
 
 def test_recorded_local_game_two_humans(player):
-    out = play("1\n4\nfoo bar\n2\n5\n3\n", variant="classic", x="human", o="human", record="alice")
+    out = play("a3\na2\nfoo bar\nB3\n 5 \nc3\n", variant="classic", x="human", o="human", record="alice")
     game = Game.objects.get()
     assert game.opponent == "local" and game.x_player == player and game.o_player == player
     assert stored_moves(game) == [(1, "X", 0), (2, "O", 3), (3, "X", 1), (4, "O", 4), (5, "X", 2)]
     assert game.result == "X" and game.result_reason == "line"
-    assert "Result: X wins" in out and "'foo bar' is not a move" in out
+    assert "Result: X wins" in out and "'foo bar' is not a cell" in out
 
 
 def test_recorded_against_a_level_with_o_for_the_person(player):
@@ -85,16 +89,25 @@ def test_recorded_watch_game_computer_against_computer(player):
 
 
 def test_recorded_nested_game_abandoned_stays_unfinished(player):
-    # ultimate, both seats alice: X board 4 cell 0 ("40"), O on board 0 as the cell alone, X junk, then quit.
+    # ultimate, both seats alice: X d6 (board 4, cell 0; the old "40" is refused), O on the wrong board then
+    # c9 on board 0, X junk, then quit.
+    out = io.StringIO()
     with pytest.raises(CommandError, match="stays unfinished") as info:
-        play("40\n9 9\n2\nnope\nquit\n", variant="ultimate", x="human", o="human", record="alice")
+        call_command(
+            "play", stdin=io.StringIO("40\nd6\n9 9\ne5\nc9\nnope\nquit\n"), stdout=out,
+            variant="ultimate", x="human", o="human", record="alice",
+        )
     assert info.value.returncode == 1
+    text = out.getvalue()
+    assert "'40' is not a cell of this 9 x 9 board: columns a-i, rows 1-9" in text
+    assert "you must play on board 0 (a7-c9), where you were sent; e5 is not on it" in text
+    assert "available on board 0 (a7-c9): a9 b9 c9 a8 b8 c8 a7 b7 c7" in text
     game = Game.objects.get()
     assert stored_moves(game) == [(1, "X", 36), (2, "O", 2)] and game.status == "active"
 
 
 def test_interactive_set_up_with_junk_answers(player):
-    script = "hexagon\nnxn\n99\n3\nrobot\nhuman\nring\nhuman\n" + "1 1\n2 1\n1 2\n2 2\n1 3\n"
+    script = "hexagon\nnxn\n99\n3\nrobot\nhuman\nring\nhuman\n" + "a3\na2\nb3\nb2\nc3\n"
     out = play(script, record="alice")
     assert "There is no variant 'hexagon'" in out
     assert "between 3 and 10" in out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import SIDES, IllegalMove, State, Variant, shown, takeback_keeps
+from .core import SIDES, IllegalMove, InvalidCellName, State, Variant, cell_names, shown, takeback_keeps
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
@@ -37,6 +37,8 @@ __all__ = [
     "GridState",
     "GridVariant",
     "IllegalMove",
+    "InvalidCellName",
+    "cell_names",
     "LEVELS",
     "NestedState",
     "NestedVariant",

@@ -6,10 +6,10 @@
     python -m games.engine.cli --variant ultimate --x mcts:seconds=0.5 --o random --seed 7
 
 A player is ``human``, a difficulty level (easy, medium, hard, when the engine has levels) or any
-registered strategy, optionally with options: ``name:option=value,option=value``. How people type
-moves is described in ``render.py`` (and shown in the game). ``undo`` takes the person's latest move
-back, with the computer's answer to it. Bad input never ends the game; end of
-input (Ctrl-D), Ctrl-C or ``quit`` abandon it cleanly. Exit status: 0 game finished, 1 abandoned,
+registered strategy, optionally with options: ``name:option=value,option=value``. People type moves
+as cell names (RULES.md "Cell names": ``b2``, ``h8``, ``e5``; classic also 1-9), see ``render.py``.
+``undo`` takes the person's latest move back, with the computer's answer to it. Bad input never ends the
+game; end of input (Ctrl-D), Ctrl-C or ``quit`` abandon it cleanly. Exit status: 0 game finished, 1 abandoned,
 2 bad command line.
 """
 
@@ -25,8 +25,8 @@ from typing import IO, Any
 from . import VARIANTS, get_strategy, get_variant, takeback_keeps
 from .analysis import analyse, can_analyse, outcome_words
 from .core import State, Variant
+from .nested import BOARD_NAMES, board_label
 from .render import (
-    BOX_DIAGRAM,
     legal_moves_text,
     move_help,
     move_label,
@@ -261,8 +261,8 @@ def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
         epilog=(
             "Players: human, a level (" + (", ".join(level_names()) or "none yet") + ") or a strategy ("
             + ", ".join(sorted(STRATEGIES)) + "), optionally with options as name:option=value,option=value. "
-            "Moves: classic cells 1-9; other grids 'row col' from 1 (or a cell number); "
-            "ultimate/multi 'board box' 0-8, e.g. '4 0' or '40'."
+            "Moves are cell names like a chess board's: column letter from the left, row number from the bottom, "
+            "e.g. b2 (classic's centre; classic also takes 1-9), h8 (15 x 15's centre), e5 (ultimate's centre)."
         ),
     )
     parser.add_argument("--variant", choices=list(VARIANTS), help="the variant (asked if missing)")
@@ -293,7 +293,7 @@ def ask_move(term: Terminal, state: State, *, can_take_back: bool = False) -> in
         if text.lower() in HELP_WORDS:
             term.say(move_help(variant) + "; 'undo' takes your last move back; 'quit' ends the game.")
             if variant.nested:
-                term.say("Boxes in every board:\n" + BOX_DIAGRAM)
+                term.say("The small boards: " + " / ".join(" ".join(BOARD_NAMES[3 * r: 3 * r + 3]) for r in range(3)))
             term.say(legal_moves_text(state))
             continue
         if not text:
@@ -365,14 +365,13 @@ def taken_back_text(keep: int) -> str:
 
 
 def spoken(variant: Variant, move: int) -> str:
-    """A move as a sentence fragment: 'board 4, box 0 (…)', 'row 2, column 3 (…)' or classic's 1..9."""
+    """A move as a sentence fragment: its cell name, with the small board on nested variants ('d6 on board 4
+    (d4-f6)') and the keypad number on classic ('b2 (5)')."""
     if variant.nested:
-        board, box = divmod(move, 9)
-        return f"board {board}, box {box} ({move_label(variant, move)})"
+        return f"{move_label(variant, move)} on {board_label(move // 9)}"
     if variant.key == "classic":
-        return move_label(variant, move)
-    row, col = divmod(move, variant.cols)
-    return f"row {row + 1}, column {col + 1} ({move_label(variant, move)})"
+        return f"{move_label(variant, move)} ({move + 1})"
+    return move_label(variant, move)
 
 
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -419,7 +418,7 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
         term.say(f"X: {seats['X'].label}   O: {seats['O'].label}")
         if key == "multi" and variant.options.get("random_start"):
             state = variant.new_game(seed=args.seed)
-            term.say(f"The first board was drawn at random: board {state.active_boards[0]}.")
+            term.say(f"The first board was drawn at random: {board_label(state.active_boards[0])}.")
         else:
             state = variant.new_game()
         play_game(term, state, seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 SIDES = ("X", "O")
@@ -36,6 +37,88 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow; the message says why."""
 
 
+class InvalidCellName(ValueError):
+    """Text that names no cell of the board (RULES.md "Cell names"), or a move number that is no cell; the
+    message names the board's range."""
+
+
+#: surrounding characters a cell name may carry (ASCII spaces only: str.strip() would also eat exotic ones)
+_SPACES = " \t\r\n\f\v"
+
+
+def column_letter(col: int) -> str:
+    """Column 0 -> 'a', 1 -> 'b', ... (every letter, ``i`` included)."""
+    return chr(ord("a") + col)
+
+
+@lru_cache(maxsize=64)
+def grid_cell_names(rows: int, cols: int) -> tuple[str, ...]:
+    """Names of a rows x cols board's cells by move ``r * cols + c``: column letter, row counted from the bottom."""
+    if not (1 <= cols <= 26 and rows >= 1):
+        raise ValueError(f"a {rows} x {cols} board cannot be named: columns run from a to z")
+    return tuple(column_letter(c) + str(rows - r) for r in range(rows) for c in range(cols))
+
+
+@lru_cache(maxsize=1)
+def nested_cell_names() -> tuple[str, ...]:
+    """Names of the 81 cells of a nested variant by move ``9 * board + cell``, drawn as one 9 x 9 board."""
+    names = []
+    for move in range(81):
+        (br, bc), (cr, cc) = divmod(move // 9, 3), divmod(move % 9, 3)
+        names.append(column_letter(3 * bc + cc) + str(9 - (3 * br + cr)))
+    return tuple(names)
+
+
+@lru_cache(maxsize=64)
+def _cells_by_name(names: tuple[str, ...]) -> dict[str, int]:
+    return {name: move for move, name in enumerate(names)}
+
+
+class CellNames:
+    """One board shape's names both ways: ``names[move]`` and ``parse(text)``. Built once per shape."""
+
+    __slots__ = ("rows", "cols", "names", "by_name", "range_text")
+
+    def __init__(self, rows: int, cols: int, names: tuple[str, ...]) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.names = names
+        self.by_name = _cells_by_name(names)
+        self.range_text = f"this {rows} x {cols} board: columns a-{column_letter(cols - 1)}, rows 1-{rows}"
+
+    def name(self, move: int) -> str:
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(self.names):
+            raise InvalidCellName(
+                f"{shown(move)} is not a cell of {self.range_text} (moves are numbered 0-{len(self.names) - 1})"
+            )
+        return self.names[move]
+
+    def parse(self, text: object) -> int:
+        if not isinstance(text, str):
+            raise InvalidCellName(f"a cell name is text such as 'b2', not {shown(text)} (cells of {self.range_text})")
+        key = text.strip(_SPACES)
+        # ASCII first: lower() maps some non-ASCII letters (the Kelvin sign) onto ASCII ones
+        move = self.by_name.get(key.lower()) if key.isascii() else None
+        if move is None:
+            raise InvalidCellName(f"{shown(text)} is not a cell of {self.range_text}")
+        return move
+
+
+@lru_cache(maxsize=64)
+def grid_cells(rows: int, cols: int) -> CellNames:
+    return CellNames(rows, cols, grid_cell_names(rows, cols))
+
+
+@lru_cache(maxsize=1)
+def nested_cells() -> CellNames:
+    return CellNames(9, 9, nested_cell_names())
+
+
+def cell_names(variant: Variant) -> tuple[str, ...]:
+    """Every cell's name of ``variant``'s board, indexed by move (shared per board shape: do not rebuild)."""
+    return variant.cell_table.names
+
+
 class Variant(ABC):
     """A rule set with its options. Subclasses set ``key`` and build their tables in ``__init__``."""
 
@@ -49,9 +132,20 @@ class Variant(ABC):
     cell_count: int
     rows: int
     cols: int
+    #: the board's cell names both ways (set by the subclass from its shape)
+    cell_table: CellNames
 
     @abstractmethod
     def new_game(self) -> State: ...
+
+    def cell_name(self, move: int) -> str:
+        """The move's name (RULES.md "Cell names"): 'b2', 'h8', 'e5'. InvalidCellName for a number that is no cell."""
+        return self.cell_table.name(move)
+
+    def parse_cell(self, text: str) -> int:
+        """The move a cell name names: case-insensitive, surrounding spaces ignored; InvalidCellName (a ValueError
+        naming the board's range) for anything else."""
+        return self.cell_table.parse(text)
 
     @classmethod
     def check_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from itertools import accumulate, compress
 from operator import or_
 from typing import Any
 
-from .core import IllegalMove, State, Variant
+from .core import IllegalMove, State, Variant, grid_cells
 
 
 @lru_cache(maxsize=64)
@@ -79,6 +79,7 @@ class GridVariant(Variant):
         self.cell_count = self.rows * self.cols
         self.full = (1 << self.cell_count) - 1
         self.lines, self.cell_lines = line_tables(self.rows, self.cols, self.k)
+        self.cell_table = grid_cells(self.rows, self.cols)
 
     def _shape(self) -> tuple[int, int, int]:
         return self.options["rows"], self.options["cols"], self.options["k"]
@@ -216,7 +217,8 @@ class GridState(State):
         move = self._check_move_type(move)
         bit = 1 << move
         if (self.x | self.o) & bit:
-            raise IllegalMove(f"cell {move} is already taken by {'X' if self.x & bit else 'O'}")
+            owner = "X" if self.x & bit else "O"
+            raise IllegalMove(f"{self.variant.cell_name(move)} is already taken by {owner}")
         variant = self.variant
         x, o = self.x, self.o
         if self.ply % 2 == 0:

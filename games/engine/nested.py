@@ -13,7 +13,7 @@ from collections.abc import Callable
 from operator import or_
 from typing import Any
 
-from .core import IllegalMove, State, Variant
+from .core import IllegalMove, State, Variant, nested_cell_names, nested_cells
 
 LINES3 = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100, 0b100010001, 0b001010100)
 ALL9 = 0b111111111
@@ -40,6 +40,13 @@ BOARD_CELL = tuple(divmod(m, 9) for m in range(81))
 #: SENT[closed][c]: ultimate's next target after a move in cell c (-1: free choice)
 SENT = tuple(tuple(-1 if closed >> c & 1 else c for c in range(9)) for closed in range(512))
 _REJECT = 255
+#: BOARD_NAMES[board]: a small board named by its bottom-left and top-right cells, e.g. 'd4-f6' (board 4)
+BOARD_NAMES = tuple(f"{nested_cell_names()[9 * b + 6]}-{nested_cell_names()[9 * b + 2]}" for b in range(9))
+
+
+def board_label(board: int) -> str:
+    """'board 4 (d4-f6)': a small board's number with its cells' range."""
+    return f"board {board} ({BOARD_NAMES[board]})"
 
 
 def _byte_pick(options: tuple[int, ...], reject: int) -> tuple[int, ...]:
@@ -294,6 +301,7 @@ class NestedVariant(Variant):
 
     def __init__(self, **options: Any) -> None:
         self.options = self.check_options(options)
+        self.cell_table = nested_cells()
 
     def new_game(self, *, start_board: int | None = None, seed: int | None = None) -> NestedState:
         if start_board is not None:
@@ -473,12 +481,19 @@ class NestedState(State):
         bit = 1 << c
         if (self.xs[b] | self.os[b]) & bit:
             owner = "X" if self.xs[b] & bit else "O"
-            raise IllegalMove(f"board {b}, cell {c} (move {move}) is already taken by {owner}")
+            raise IllegalMove(f"{self.variant.cell_name(move)} is already taken by {owner}")
         if self.target >= 0 and b != self.target:
-            raise IllegalMove(f"move {move} is on board {b}, but this move must be on board {self.target}")
+            raise IllegalMove(
+                f"{self.variant.cell_name(move)} is on {board_label(b)}, but this move must be on "
+                f"{board_label(self.target)}"
+            )
         if self.closed >> b & 1:
             why = "full" if self.full >> b & 1 else f"won by {'X' if self.xwon >> b & 1 else 'O'}"
-            raise IllegalMove(f"board {b} is closed ({why}); play on one of boards {self.active_boards}")
+            open_boards = ", ".join(BOARD_NAMES[a] for a in self.active_boards)
+            raise IllegalMove(
+                f"{self.variant.cell_name(move)} is on {board_label(b)}, which is closed ({why}); "
+                f"play on one of {open_boards}"
+            )
         side = self.ply & 1
         xs, os_ = list(self.xs), list(self.os)
         mine = xs if side == 0 else os_

@@ -14,6 +14,7 @@ import pytest
 
 from games.engine import STRATEGIES, get_strategy, get_variant
 from games.engine.cli import level_names, main, variant_options
+from games.engine.nested import BOARD_NAMES
 from games.engine.render import (
     legal_moves_text,
     move_label,
@@ -50,59 +51,73 @@ def random_game(variant_key: str, seed: int, **options: Any) -> list[int]:
 # --- render: drawing ---------------------------------------------------------------------------------
 
 
-def test_classic_drawn_as_seed_000() -> None:
+def test_classic_drawn_as_seed_000_with_cell_names_around() -> None:
     state = get_variant("classic").new_game()
-    assert render_board(state) == " 1 | 2 | 3\n-----------\n 4 | 5 | 6\n-----------\n 7 | 8 | 9"
+    assert render_board(state) == (
+        "3  1 | 2 | 3\n  ---+---+---\n2  4 | 5 | 6\n  ---+---+---\n1  7 | 8 | 9\n   a   b   c"
+    )
     state = state.play(4).play(0)
-    assert render_board(state).splitlines()[0] == " O | 2 | 3"
-    assert render_board(state).splitlines()[2] == " 4 | X | 6"
+    assert render_board(state).splitlines()[0] == "3  O | 2 | 3"
+    assert render_board(state).splitlines()[2] == "2  4 | X | 6"
 
 
-def test_grid_drawn_with_row_and_column_numbers() -> None:
-    state = get_variant("nxn", size=5).new_game().play(7)  # row 2, column 3
+def test_grid_drawn_like_a_chess_board() -> None:
+    state = get_variant("nxn", size=5).new_game().play(7)  # c4: second row from the top, third column
     lines = render_board(state).splitlines()
-    assert lines[0].split() == ["1", "2", "3", "4", "5"]
-    assert lines[2].split() == ["2", ".", ".", "X", ".", "."]
+    assert lines[0].split() == lines[-1].split() == ["a", "b", "c", "d", "e"]
+    assert lines[1].split() == ["5", ".", ".", ".", ".", ".", "5"]  # the top row is 5
+    assert lines[2].split() == ["4", ".", ".", "X", ".", ".", "4"]
+    assert lines[5].split()[0] == "1"
     big = render_board(get_variant("mnk", rows=12, cols=15, k=5).new_game().play(14)).splitlines()
-    assert big[0].split()[-3:] == ["13", "14", "15"]  # two-digit columns stay apart
-    assert big[1].split()[-1] == "X" and big[-1].split()[0] == "12"
+    assert big[0].split()[-3:] == ["m", "n", "o"]
+    assert big[1].split() == ["12", *["."] * 14, "X", "12"]  # o12: top-right
+    assert big[-2].split()[0] == "1" and big[-2].startswith(" 1 ")  # row numbers line up
 
 
-def test_nested_drawn_as_seed_002() -> None:
+def test_nested_drawn_as_one_nine_by_nine_board() -> None:
     state = get_variant("ultimate").new_game()
-    for m in (9, 1, 11, 19, 10):  # X takes board 1, O is sent there
+    for m in (9, 1, 11, 19, 10):  # X takes board 1 (d7-f9) with its top row, O is sent there
         state = state.play(m)
     text = render_board(state)
     lines = text.splitlines()
-    assert lines[0] == "+-- 0 --+-- 1 --+-- 2 --+"
-    assert lines[1] == "| - O - | X X X | - O - |"
-    assert lines[4] == "+-- 3 --+-- 4 --+-- 5 --+"
-    assert lines[12] == "+-------+-------+-------+"
-    assert "1:X" in text and "next move on board 1" in text
-    assert legal_moves_text(state) == "available boxes on board 1: 3 4 5 6 7 8"
+    assert lines[0] == lines[14] == "    a b c   d e f   g h i"
+    assert lines[1] == lines[5] == lines[9] == lines[13] == "  +-------+-------+-------+"
+    assert lines[2] == "9 | - O - | X X X | - O - | 9"
+    assert lines[12] == "1 | - - - | - - - | - - - | 1"
+    assert "won/full boards: d7-f9: X" in text and "next move on board 1 (d7-f9)" in text
+    assert legal_moves_text(state) == "available on board 1 (d7-f9): d8 e8 f8 d7 e7 f7"
     first = legal_moves_text(get_variant("multi").new_game())
-    assert first.splitlines()[0] == "available boxes:" and "  board 8: all" in first
+    assert first.splitlines()[0] == "available:" and "  board 8 (g1-i3): all" in first
 
 
-def test_move_labels() -> None:
-    assert move_label(get_variant("classic"), 0) == "1"
-    assert move_label(get_variant("classic"), 8) == "9"
-    assert move_label(get_variant("nxn", size=5), 7) == "2 3"
-    assert move_label(get_variant("ultimate"), 36) == "4 0"
+def test_move_labels_are_cell_names() -> None:
+    assert move_label(get_variant("classic"), 0) == "a3"
+    assert move_label(get_variant("classic"), 8) == "c1"
+    assert move_label(get_variant("nxn", size=5), 7) == "c4"
+    assert move_label(get_variant("ultimate"), 36) == "d6"
+    assert move_label(get_variant("ultimate"), 40) == "e5"
 
 
-def test_move_table_as_seed_004() -> None:
+def test_move_table_as_seed_004_in_cell_names() -> None:
     table = move_table(get_variant("ultimate"), [36, 2, 26, 74, 20, 23])
     lines = table.splitlines()
-    assert [c.strip() for c in lines[1].strip("|").split("|")] == ["Play No.", "Player", "Board", "Position"]
+    assert [c.strip() for c in lines[1].strip("|").split("|")] == ["Play No.", "Player", "Cell", "Board"]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[3:-1]]
     # seed 004's example game, row for row
-    assert rows == [["1", "X", "4", "0"], ["2", "O", "0", "2"], ["3", "X", "2", "8"],
-                    ["4", "O", "8", "2"], ["5", "X", "2", "2"], ["6", "O", "2", "5"]]
+    assert rows == [["1", "X", "d6", "4"], ["2", "O", "c9", "0"], ["3", "X", "i7", "2"],
+                    ["4", "O", "i3", "8"], ["5", "X", "i9", "2"], ["6", "O", "i8", "2"]]
     assert lines[0] == lines[-1] and set(lines[0]) == {"|", "-"}
     grid = move_table(get_variant("classic"), [4, 0]).splitlines()
-    assert [c.strip() for c in grid[1].strip("|").split("|")] == ["Play No.", "Player", "Position"]
-    assert [c.strip() for c in grid[3].strip("|").split("|")] == ["1", "X", "5"]
+    assert [c.strip() for c in grid[1].strip("|").split("|")] == ["Play No.", "Player", "Cell"]
+    assert [c.strip() for c in grid[3].strip("|").split("|")] == ["1", "X", "b2"]
+    assert [c.strip() for c in grid[4].strip("|").split("|")] == ["2", "O", "a3"]
+
+
+def test_legal_moves_text_in_cell_names() -> None:
+    assert legal_moves_text(get_variant("classic").new_game().play(4)) == "available: a3 b3 c3 a2 c2 a1 b1 c1"
+    assert legal_moves_text(get_variant("four").new_game()).startswith("available: a4 b4 c4 d4 a3")
+    big = legal_moves_text(get_variant("mnk").new_game())
+    assert "225 empty cells" in big and "columns a-o, rows 1-15" in big
 
 
 def test_result_text() -> None:
@@ -119,11 +134,13 @@ def test_result_text() -> None:
 @pytest.mark.parametrize(
     "key,options,text,move",
     [
-        ("classic", {}, "1", 0), ("classic", {}, " 9 ", 8),
-        ("four", {}, "2 3", 6), ("four", {}, "2,3", 6), ("four", {}, "16", 15),
-        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "15 15", 224), ("mnk", {"rows": 3, "cols": 7, "k": 3}, "3 7", 20),
-        ("ultimate", {}, "4 0", 36), ("ultimate", {}, "40", 36), ("ultimate", {}, "8,8", 80),
-        ("multi", {}, "0 0", 0),
+        ("classic", {}, "a3", 0), ("classic", {}, " C1 ", 8), ("classic", {}, "B2", 4),
+        ("classic", {}, "1", 0), ("classic", {}, " 9 ", 8),  # the keypad numbers stay as help
+        ("four", {}, "c3", 6), ("four", {}, "d1", 15),
+        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "o1", 224), ("mnk", {"rows": 15, "cols": 15, "k": 5}, "h8", 112),
+        ("mnk", {"rows": 3, "cols": 7, "k": 3}, "g1", 20),
+        ("ultimate", {}, "d6", 36), ("ultimate", {}, "E5", 40), ("ultimate", {}, "\ti1 ", 80),
+        ("multi", {}, "a9", 0),
     ],
 )
 def test_parse_good(key: str, options: dict[str, Any], text: str, move: int) -> None:
@@ -133,53 +150,69 @@ def test_parse_good(key: str, options: dict[str, Any], text: str, move: int) -> 
 @pytest.mark.parametrize(
     "key,text,words",
     [
-        ("classic", "", "no move"), ("classic", "   ", "no move"), ("classic", "abc", "not a move"),
-        ("classic", "0", "no cell 0"), ("classic", "10", "no cell 10"), ("classic", "-1", "out of range"),
-        ("classic", "2 2", "not a move"), ("classic", "5.0", "not a move"), ("classic", "٣", "not a move"),
-        ("four", "5 1", "no row 5"), ("four", "1 0", "no column 0"), ("four", "17", "no cell 17"),
-        ("four", "1 2 3", "not a move"),
-        ("ultimate", "9 0", "no board 9"), ("ultimate", "4 9", "no box 9"), ("ultimate", "99", "no board 9"),
-        ("ultimate", "4", "board and the cell"), ("ultimate", "x4", "not a move"), ("ultimate", "1 2 3", "exactly"),
+        ("classic", "", "no move"), ("classic", "   ", "no move"),
+        ("classic", "abc", "'abc' is not a cell of this 3 x 3 board: columns a-c, rows 1-3 (or a number 1-9"),
+        ("classic", "0", "no cell 0"), ("classic", "10", "no cell 10"), ("classic", "-1", "'-1' is not a cell"),
+        ("classic", "2 2", "not a cell"), ("classic", "5.0", "not a cell"), ("classic", "٣", "not a cell"),
+        ("classic", "b 2", "'b 2' is not a cell"), ("classic", "b02", "not a cell"), ("classic", "d1", "not a cell"),
+        ("four", "e1", "'e1' is not a cell of this 4 x 4 board: columns a-d, rows 1-4"),
+        ("four", "a5", "not a cell"), ("four", "a0", "not a cell"), ("four", "16", "not a cell"),
+        ("four", "1 2", "not a cell"),  # the old 'row col' form is gone
+        ("ultimate", "j1", "'j1' is not a cell of this 9 x 9 board: columns a-i, rows 1-9"),
+        ("ultimate", "a10", "not a cell"), ("ultimate", "4 0", "not a cell"), ("ultimate", "40", "not a cell"),
     ],
 )
 def test_parse_bad(key: str, text: str, words: str) -> None:
-    with pytest.raises(ValueError, match=words):
+    with pytest.raises(ValueError, match=re.escape(words)):
         parse_move(get_variant(key), text)
 
 
 def test_read_move_checks_the_position() -> None:
     classic = get_variant("classic").new_game().play(4)
-    with pytest.raises(ValueError, match="5 is already taken by X"):
+    with pytest.raises(ValueError, match="b2 is already taken by X"):
         read_move(classic, "5")
-    nested = get_variant("ultimate").new_game().play(36)  # board 4 box 0: O is sent to board 0
-    with pytest.raises(ValueError, match="must play on board 0"):
-        read_move(nested, "4 1")
-    with pytest.raises(ValueError, match="already taken"):
-        read_move(get_variant("ultimate").new_game().play(0), "0")  # sent to board 0, box 0 is X's
-    assert read_move(nested, "3") == 3  # one board open: the box alone is enough
+    with pytest.raises(ValueError, match="b2 is already taken by X"):
+        read_move(classic, "B2")
+    nested = get_variant("ultimate").new_game().play(36)  # d6 (board 4's top-left): O is sent to board 0
+    with pytest.raises(ValueError, match=re.escape("you must play on board 0 (a7-c9), where you were sent; e5")):
+        read_move(nested, "e5")
+    with pytest.raises(ValueError, match="a9 is already taken by X"):
+        read_move(get_variant("ultimate").new_game().play(0), "a9")  # sent to board 0, its a9 is X's
+    assert read_move(nested, "b8") == 4
     over = classic
     for m in (0, 1, 8, 7):  # X takes the middle column
         over = over.play(m)
     assert over.is_over
     with pytest.raises(ValueError, match="over"):
-        read_move(over, "3")
+        read_move(over, "c3")
+
+
+def test_read_move_on_a_closed_board_names_the_open_ones() -> None:
+    state = get_variant("ultimate", closed_boards=True).new_game()
+    for m in (25, 63, 7, 69, 55, 9, 8, 72, 6, 58, 36):  # X wins board 0 (a7 b7 c7), then sends O there
+        state = state.play(m)
+    assert state.board_winners[0] == "X" and 0 not in state.active_boards
+    with pytest.raises(ValueError, match=re.escape("b8 is on board 0 (a7-c9), which is closed; play on")):
+        read_move(state, "b8")
 
 
 # --- the CLI -----------------------------------------------------------------------------------------
 
 
 def test_classic_against_ring_with_junk() -> None:
-    junk = ["hello", "", "0", "10", "5", "1 2", "-3", "5"]
-    # 5 first; then junk incl. the taken 5; ring answers 1 (ring's centre rule is taken: corner)
-    code, out = run(["--variant", "classic", "--x", "human", "--o", "ring"], junk + ["2", "3", "4", "6", "7", "8", "9"])
+    junk = ["hello", "", "0", "10", "b2", "2 2", "-3", "B2", "5"]
+    # b2 first; then junk incl. the taken centre (by name and by number); ring answers a corner
+    rest = ["a3", "b3", "c3", "a2", "c2", "a1", "b1", "c1"]
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "ring"], junk + rest)
     assert code == 0
-    assert "'hello' is not a move" in out
+    assert "'hello' is not a cell of this 3 x 3 board: columns a-c, rows 1-3 (or a number 1-9 as drawn)" in out
     assert "Please type a move" in out
     assert "no cell 0" in out and "no cell 10" in out
-    assert "5 is already taken by X" in out
-    assert "out of range" in out
-    assert "O (ring) plays" in out
-    assert "Result: " in out and "| Play No. | Player | Position |" in out
+    assert out.count("b2 is already taken by X") == 2
+    assert "'-3' is not a cell" in out and "'2 2' is not a cell" in out
+    assert "O (ring) plays a3 (1)" in out  # the cell name, with the keypad number as help
+    assert "Result: " in out and "| Play No. | Player | Cell |" in out
+    assert re.search(r"\|\s+1\s+\|\s+X\s+\|\s+b2\s+\|", out)
 
 
 @pytest.mark.parametrize(
@@ -196,7 +229,7 @@ def test_human_against_human_full_game_with_junk(key: str, options: list[str]) -
     saw_wrong_board = False
     for i, move in enumerate(moves):
         if i % 3 == 1:
-            lines += ["zz", "", "99 99 99"]
+            lines += ["zz", "", "99 99 99", "a0", "t1"]
             lines.append(move_label(variant, moves[i - 1]))  # taken
         if variant.nested and len(state.active_boards) == 1:
             other = next(m for m in range(81) if m // 9 != state.active_boards[0] and state.cells[m] is None)
@@ -207,23 +240,23 @@ def test_human_against_human_full_game_with_junk(key: str, options: list[str]) -
     opt_args = [a for o in options for a in ("--option", o)]
     code, out = run(["--variant", key, *opt_args, "--x", "human", "--o", "human"], lines)
     assert code == 0, out[-2000:]
-    assert out.count("not a move") >= len(moves) // 3
+    assert out.count("is not a cell of this") >= 4 * (len(moves) // 3)
     assert "already taken" in out
     if saw_wrong_board:
         assert "you must play on board" in out
     assert f"Result: {result_text(state)}" in out
     rows = [line for line in out.splitlines() if line.startswith("|") and line[1:].split("|")[0].strip().isdigit()]
-    assert len(rows) == len(moves)
+    assert [row.split("|")[3].strip() for row in rows] == [move_label(variant, m) for m in moves]
 
 
 def test_the_game_ends_with_its_mistakes_and_the_better_moves() -> None:
-    # X centre, O edge (the mistake), X forks and wins: classic's cells typed 1..9.
-    code, out = run(["--variant", "classic", "--x", "human", "--o", "human"], ["5", "2", "1", "9", "7", "4", "3"])
+    # X centre, O edge (the mistake), X forks and wins: classic's cells typed by name and by number.
+    code, out = run(["--variant", "classic", "--x", "human", "--o", "human"], ["b2", "b3", "1", "c1", "a1", "4", "3"])
     assert code == 0
     result, analysis, mistake = out.splitlines()[-3:]
     assert result == "Result: X wins"
     assert analysis == "Analysis, with best play from both sides: 1 mistake."
-    assert mistake == "  Move 2, O 2: a draw became a win for X. Better: 1, 3, 7, 9."
+    assert mistake == "  Move 2, O b3: a draw became a win for X. Better: a3, c3, a1, c1."
 
 
 def test_perfect_play_ends_with_no_mistakes_and_big_boards_with_no_analysis() -> None:
@@ -234,7 +267,7 @@ def test_perfect_play_ends_with_no_mistakes_and_big_boards_with_no_analysis() ->
 
 
 def test_end_of_input_abandons_cleanly() -> None:
-    code, out = run(["--variant", "ultimate", "--x", "human", "--o", "random", "--seed", "1"], ["4 0"])
+    code, out = run(["--variant", "ultimate", "--x", "human", "--o", "random", "--seed", "1"], ["e5"])
     assert code == 1
     assert "Game abandoned: end of input" in out
     code, out = run([], "")  # EOF at the very first question
@@ -272,7 +305,7 @@ def test_ctrl_c_while_the_computer_thinks(monkeypatch: pytest.MonkeyPatch) -> No
 def test_prompts_when_flags_are_missing() -> None:
     lines = ["chess", "nxn", "eleven", "11", "4", "robot", "", "random:seed=5"]
     # X is human on 4 x 4 (size 4); type every cell in order: the ones the computer took are refused politely
-    rng_moves = [f"{r} {c}" for r in range(1, 5) for c in range(1, 5)]
+    rng_moves = [f"{col}{row}" for row in range(1, 5) for col in "abcd"]
     code, out = run([], lines + rng_moves)
     assert code == 0, out[-1500:]
     assert "There is no variant 'chess'" in out
@@ -288,7 +321,8 @@ def test_multi_random_start_is_shown() -> None:
                      "--seed", "3"])
     first = get_variant("multi", random_start=True).new_game(seed=3).active_boards[0]
     assert code == 0 and f"drawn at random: board {first}" in out
-    assert f"X (random) plays board {first}," in out
+    assert f"drawn at random: board {first} ({BOARD_NAMES[first]})" in out
+    assert re.search(rf"X \(random\) plays [a-i][1-9] on board {first} \(", out)
 
 
 @pytest.mark.parametrize(
@@ -332,7 +366,7 @@ def test_unsupported_strategy_is_refused() -> None:
 
 def test_help() -> None:
     code, out = run(["--help"])
-    assert code == 0 and "--variant" in out and "board box" in out
+    assert code == 0 and "--variant" in out and "cell names" in out and "e5" in out
 
 
 # --- computer against computer -----------------------------------------------------------------------
@@ -391,7 +425,7 @@ def test_module_runs_as_a_program() -> None:
         input="abc\n5\n", cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 1  # input ended mid-game
-    assert "is not a move" in proc.stdout and "Game abandoned: end of input" in proc.stdout
+    assert "is not a cell" in proc.stdout and "Game abandoned: end of input" in proc.stdout
     assert proc.stderr == ""
 
 
@@ -403,9 +437,9 @@ def test_undo_takes_my_move_and_the_computers_answer_back() -> None:
     assert "There is no move of yours to take back yet." in out  # before the first move
     assert "Taken back: back to the start." in out
     after = out.split("Taken back: back to the start.")[1]
-    assert after.strip("\n").startswith(" 1 | 2 | 3")  # the empty board is drawn again
+    assert after.strip("\n").startswith("3  1 | 2 | 3")  # the empty board is drawn again
     assert "Result: " in out
-    assert re.search(r"\|\s+1\s+\|\s+X\s+\|\s+1\s+\|", out)  # the game's first move is now 1, not 5
+    assert re.search(r"\|\s+1\s+\|\s+X\s+\|\s+a3\s+\|", out)  # the first move is now a3 (typed 1), not b2
 
 
 def test_undo_on_one_screen_takes_one_move_back() -> None:

@@ -5,7 +5,7 @@
     python manage.py play --variant nxn --option size=5 --x human --o hard --record alice
     python manage.py play --variant ultimate --x medium --o medium --record alice   # watched game
 
-Players and moves are typed as in ``python -m games.engine.cli`` (whose pieces this reuses:
+Players and moves (cell names, RULES.md) are typed as in ``python -m games.engine.cli`` (whose pieces this reuses:
 ``games/engine/cli.py`` for the conversation, ``games/engine/render.py`` for boards and moves).
 
 With ``--record USERNAME`` the game goes through ``games.services`` exactly like a game on the
@@ -43,6 +43,7 @@ from games.engine.cli import (
     variant_options,
 )
 from games.engine.core import State
+from games.engine.nested import board_label
 from games.engine.render import (
     move_help,
     move_table,
@@ -116,7 +117,7 @@ class Command(BaseCommand):
             raise CommandError(f"The game cannot be recorded: {exc}. Nothing was stored.") from None
         term.say(f"Recording as game #{game.pk} for {player.get_username()}.")
         if game.start_board is not None:
-            term.say(f"The first board was drawn at random: board {game.start_board}.")
+            term.say(f"The first board was drawn at random: {board_label(game.start_board)}.")
         try:
             position = play_recorded(term, game, player, seats)
         except Abandon as exc:
@@ -186,7 +187,7 @@ class Command(BaseCommand):
     def _new_state(self, term: Terminal, variant: Variant, seed: int | None) -> State:
         if variant.key == "multi" and variant.options.get("random_start"):
             state = variant.new_game(seed=seed)
-            term.say(f"The first board was drawn at random: board {state.active_boards[0]}.")
+            term.say(f"The first board was drawn at random: {board_label(state.active_boards[0])}.")
             return state
         return variant.new_game()
 
