@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.errors import ChallengeTaken, GameError
+from games.http_errors import http_error
 from games.models import Game, Move
 from games.positions import game_position
 from games.services import challenge_accept, challenge_create, game_create, move_play
@@ -77,7 +78,7 @@ def test_simultaneous_moves_store_exactly_one(duel):
     stored = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(stored) == 1, results
-    assert all(isinstance(err, GameError) and err.status_code == 409 for err in refused), refused
+    assert all(isinstance(err, GameError) and http_error(err).status == 409 for err in refused), refused
     assert Move.objects.filter(game=duel).count() == 1
     assert Move.objects.get(game=duel).move == stored[0].moves[0]
     assert_consistent(duel)

@@ -158,7 +158,8 @@ def test_the_new_game_says_where_it_came_from(make_game, player, player_client):
 
 
 def test_the_moves_it_started_with_are_not_taken_back(make_game, player, player_client):
-    from games.services import TakebackRefused, move_takeback
+    from games.errors import TakebackRefused
+    from games.services import move_takeback
 
     old = finished(make_game, player)
     new = game_from_position(game=old, ply=2, player=player, level="easy")  # X to move after X 4, O 1

@@ -29,6 +29,7 @@ from games.errors import (
     OwnChallenge,
     RematchRefused,
 )
+from games.http_errors import http_error
 from games.models import Game, Move
 from games.services import (
     challenge_accept,
@@ -94,7 +95,7 @@ def test_accepting_your_own_challenge_is_refused(player):
     game = challenge_create(player=player, variant="classic")
     with pytest.raises(OwnChallenge) as err:
         challenge_accept(game=game, player=player)
-    assert err.value.status_code == 400
+    assert http_error(err.value).status == 400
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN and game.is_open_seat("O")
 
@@ -104,7 +105,7 @@ def test_direct_challenge_only_for_its_invitee(player, other_player, third_playe
     assert game.invitee == other_player and game.private is True  # direct challenges default to private
     with pytest.raises(NotInvited) as err:
         challenge_accept(game=game, player=third_player)
-    assert err.value.status_code == 403
+    assert http_error(err.value).status == 403
     assert challenge_accept(game=game, player=other_player).o_player == other_player
 
 
@@ -136,7 +137,7 @@ def test_accepting_twice_second_gets_taken(player, other_player, third_player):
     challenge_accept(game=game, player=other_player)
     with pytest.raises(ChallengeTaken) as err:
         challenge_accept(game=game, player=third_player)
-    assert err.value.status_code == 409
+    assert http_error(err.value).status == 409
     game.refresh_from_db()
     assert game.o_player == other_player
 
