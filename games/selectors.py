@@ -10,7 +10,7 @@ from django.db import connections, router
 from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
-from config.pk_lookup import get_by_pk
+from games.pk_lookup import get_by_pk
 
 from .engine import VARIANTS
 from .errors import GameNotFound

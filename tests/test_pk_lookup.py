@@ -1,11 +1,11 @@
-"""config.pk_lookup: the move path's precompiled row lookup and writes (see also test_services.py)."""
+"""games.pk_lookup: the move path's precompiled row lookup and writes (see also test_services.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from config.pk_lookup import get_by_pk, update_fields
 from games.models import Game
+from games.pk_lookup import get_by_pk, update_fields
 from games.services import game_create
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from config.pk_lookup import insert_rows
+from games.pk_lookup import insert_rows
 
 from ..engine import Variant, get_strategy, get_variant, shown
 from ..errors import (

@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.pk_lookup import insert_rows, update_fields
+from games.pk_lookup import insert_rows, update_fields
 
 from ..engine import IllegalMove, State
 from ..errors import (
@@ -55,7 +55,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
 
     The UPDATE of the game (ply, move list, version, result) is a compare-and-set on its version, and
     comes first so the game's row lock is taken before any rating row's (as on every other path); then
-    one INSERT for the Move rows. The SQL is built once (config.pk_lookup): building it through the ORM
+    one INSERT for the Move rows. The SQL is built once (games.pk_lookup): building it through the ORM
     cost more than running it. Only this transaction holds SQLite's write lock, not the reading and the
     engine's work before it.
     """
