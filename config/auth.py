@@ -19,6 +19,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
 
+from games.pk_lookup import get_by_pk
+
 
 class ThrottledLoginBackend(AxesStandaloneBackend):
     def authenticate(self, request: HttpRequest | None, username: str | None = None, password: str | None = None,
@@ -32,8 +34,6 @@ class PlayerBackend(ModelBackend):
     """Django's ModelBackend; the signed-in player of each request is read by a query compiled once."""
 
     def get_user(self, user_id: Any) -> Any:
-        from config.pk_lookup import get_by_pk
-
         user = get_by_pk(get_user_model(), user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
 

@@ -327,7 +327,7 @@ def test_player_stats_per_variant(player, other_player, make_game):
 
 def test_row_loader_reads_what_the_orm_reads(make_game, player, other_player):
     """The move path's precompiled query gives the same Game as the ORM, every field converted alike."""
-    from config.pk_lookup import get_by_pk
+    from games.pk_lookup import get_by_pk
 
     game = game_create(player=player, variant="nxn", options={"size": 5}, opponent="human", side="O",
                        invitee=other_player)
