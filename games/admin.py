@@ -13,7 +13,6 @@ from .errors import GameError
 from .models import Game, Move, Opponent, Rating
 from .positions import game_variant
 from .services import game_decide
-from .views import cell_position
 
 
 class GameAdminForm(forms.ModelForm):
@@ -98,9 +97,9 @@ class GameAdmin(admin.ModelAdmin):
         moves = list(game.moves.order_by("ply").values_list("move", flat=True)) if game.pk else []
         if not moves:
             return "No moves yet."
-        cols = game_variant(game).cols
+        variant = game_variant(game)
         text = " · ".join(
-            f"{ply}. {'X' if ply % 2 else 'O'} {cell_position(game, move, cols)['name']}"
+            f"{ply}. {'X' if ply % 2 else 'O'} {variant.cell_name(move)}"
             for ply, move in enumerate(moves, start=1)
         )
         return format_html('{} <a href="{}">Replay it on the site</a>', text, reverse("games:replay", args=[game.pk]))

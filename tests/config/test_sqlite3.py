@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.test_settings import _run
+from tests.config.test_settings import _run
 
 #: in a shell on the file: many games between many players, then the navigation's badge query, planned after
 #: the connection that ran it closed (config.sqlite3 brings the statistics up to date as a connection closes)
