@@ -9,7 +9,7 @@ from django.urls import include, path
 
 from config.views import healthz, home
 from games import views as game_views
-from games.api import api
+from config.api import api
 from players import views as player_views
 
 urlpatterns = [

@@ -308,3 +308,25 @@ def game_row(game: Game, player: Any) -> GameRow:
         # a rated game: what it did to this player's rating ("+20", "−20")
         rating_change=game.rating_change(sides[0]) if len(sides) == 1 else None,
     )
+
+
+# Seats, for lists -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatsView:
+    """Whose game it is and whose turn, as ``viewer`` sees it, without rebuilding the position: the part of
+    ``GameView`` a list needs (the API's game summaries). Same attribute names as GameView's."""
+
+    sides: tuple[str, ...]
+    to_move: str | None
+    your_turn: bool
+
+
+def seats_view(game: Game, viewer: Any) -> SeatsView:
+    sides = tuple(game.sides_of(viewer))
+    return SeatsView(
+        sides=sides,
+        to_move=None if game.is_finished else game.to_move,
+        your_turn=game.status == Game.Status.ACTIVE and game.to_move in sides,
+    )

@@ -1,4 +1,8 @@
-"""Request and response shapes of the JSON API (``games.api``); they are also its OpenAPI schema."""
+"""Request and response shapes of the JSON API (``games.api``); they are also its OpenAPI schema.
+
+Moves are named both ways: the engine's number (``move``) and the cell name of RULES.md (``name``: a column
+letter from the left and a row number from the bottom, "b2", "h8", "e5"); a move may be sent as either.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, ConfigDict, StrictBool, StrictInt
+from pydantic import AfterValidator, ConfigDict, PlainValidator, StrictBool, StrictInt, WithJsonSchema
 
-from .engine import VARIANTS
-from .models import Opponent
+from ..engine import VARIANTS
+from ..models import Opponent
 
 
 def _no_nul(text: str) -> str:
@@ -22,6 +26,25 @@ def _no_nul(text: str) -> str:
         raise ValueError("a lone surrogate (\\ud800-\\udfff) is not a character") from None
     return text
 
+
+def _move_value(value: Any) -> int | str:
+    # a JSON integer, or a string (a cell name, read against the game's board by the endpoint); never true,
+    # 4.0 or null
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return _no_nul(value)
+    raise ValueError("a move is a cell number (an integer) or a cell name such as 'b2'")
+
+
+#: a move as a client sends it: the engine's number or the cell name (RULES.md "Cell names")
+MoveValue = Annotated[
+    int | str,
+    PlainValidator(_move_value),
+    WithJsonSchema(
+        {"anyOf": [{"type": "integer"}, {"type": "string"}], "examples": [4, "b2"]}
+    ),
+]
 
 #: a string without NUL characters or lone surrogates: PostgreSQL cannot store or compare a NUL, and neither
 #: database driver can encode a surrogate (the web has NullCharacterMiddleware; its forms decode bytes, which
@@ -134,8 +157,9 @@ class GameCreateIn(BodyIn):
 
 
 class MoveIn(BodyIn):
-    move: StrictInt = Field(
-        ..., examples=[4], description="the engine's move number: row * cols + col, or 9 * board + cell when nested"
+    move: MoveValue = Field(
+        ..., description="the cell: its name (e.g. \"b2\", case-insensitive; RULES.md \"Cell names\") or the "
+        "engine's move number (row * cols + col, or 9 * board + cell when nested)"
     )
     ply: StrictInt | None = Field(
         None, ge=0, examples=[2], description="the game's ply as you saw it (moves played so far): if another move "
@@ -164,12 +188,14 @@ class MoveOut(Schema):
     move: int
     board: int | None = Field(None, description="nested variants: the board 0..8 (move // 9)")
     position: int = Field(..., description="the cell within its board (nested: move % 9), else the cell index")
-    label: str = Field(..., description="the move as people type it in the terminal")
+    name: str = Field(..., examples=["b2"], description="the cell name: column from the left, row from the bottom")
+    label: str = Field(..., description="the same as name (kept for older clients)")
 
 
 class HintOut(Schema):
     move: int = Field(..., description="the suggested move (a cell index, as POST .../moves takes it)")
-    label: str = Field(..., description="the move as people type it in the terminal")
+    name: str = Field(..., examples=["b2"], description="its cell name (POST .../moves takes it too)")
+    label: str = Field(..., description="the same as name (kept for older clients)")
     hints: int = Field(..., description="hints asked for in this game so far")
 
 
@@ -177,11 +203,13 @@ class MoveVerdictOut(Schema):
     ply: int = Field(..., description="1 for the first move")
     side: SideName
     move: int
-    label: str = Field(..., description="the move as people type it in the terminal")
+    name: str = Field(..., description="the move's cell name")
+    label: str = Field(..., description="the same as name (kept for older clients)")
     before: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, before it")
     after: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, after it")
     mistake: bool = Field(..., description="the move made the mover's outcome worse")
     best: list[int] = Field(..., description="the moves that keep the outcome the mover had")
+    best_names: list[str] = Field(..., description="the same moves by cell name")
 
 
 class AnalysisOut(Schema):

@@ -1,0 +1,27 @@
+"""The JSON API's ``NinjaAPI``: its title, who may call it, and the routers of ``games.api`` (wiring only)."""
+
+from __future__ import annotations
+
+from ninja import NinjaAPI
+
+from games.api import assists, catalogue, challenges, errors, games, moves, offers
+from games.api.auth import SignedInSession, TokenAuth
+
+api = NinjaAPI(
+    title="Tic-tac-toe API",
+    version="1.0",
+    description=(
+        "Play the site's tic-tac-toe variants over JSON. Sign in on the site (session + CSRF) or send a "
+        "personal token made on your profile page as `Authorization: Bearer <token>`. Every move is named by "
+        "its cell (`name`: a column letter from the left and a row number from the bottom, e.g. `b2`) beside "
+        "the engine's number (`move`: `row * cols + col` on grids, `9 * board + cell` on ultimate and multi); "
+        'a move may be sent as either. Errors are `{"code": ..., "message": ...}`. Reference: docs/api.md.'
+    ),
+    auth=[TokenAuth(), SignedInSession()],
+    urls_namespace="api",
+)
+
+for router in (catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router):
+    api.add_router("", router)
+
+errors.install(api)  # after every router: JSON refusals, JSON 405s, 404 for any other path

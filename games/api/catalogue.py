@@ -1,0 +1,99 @@
+"""The catalogue (variants, strategies: public) and the players' side: who you are, the leaderboard."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Query, Router
+
+from .. import selectors
+from ..engine import STRATEGIES, VARIANTS, get_strategy, get_variant
+from ..models import Rating
+from .errors import ERRORS
+from .schemas import ErrorOut, LeaderboardFilters, LeaderboardOut, MeOut, StrategyOut, VariantOut
+
+router = Router()
+
+
+def _type_name(kind: Any) -> str:
+    names = {int: "integer", float: "number", str: "string", bool: "boolean"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return "|".join(names.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+
+
+def _supports(name: str, variant_key: str) -> bool:
+    try:
+        return get_strategy(name).supports(get_variant(variant_key))
+    except Exception:  # noqa: BLE001 - a strategy that cannot be built or asked plays nothing
+        return False
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(variants, strategies) as the API shows them; computed once (the registries are fixed at import)."""
+    strategy_names = sorted(STRATEGIES)
+    support = {(s, v): _supports(s, v) for s in strategy_names for v in VARIANTS}
+    variants = []
+    for key, cls in VARIANTS.items():
+        options = [
+            {"name": name, "type": "boolean" if kind is bool else "integer", "default": default,
+             "minimum": low, "maximum": high}
+            for name, (kind, default, low, high) in cls.option_spec.items()
+        ]
+        variants.append(
+            {"key": key, "title": cls.title, "nested": cls.nested, "options": options,
+             "default_cells": get_variant(key).cell_count,
+             "strategies": [s for s in strategy_names if support[(s, key)]]}
+        )
+    strategies = [
+        {
+            "name": name,
+            "options": [
+                {"name": opt, "type": _type_name(kind), "default": default}
+                for opt, (kind, default) in STRATEGIES[name].option_spec.items()
+            ],
+            "variants": [v for v in VARIANTS if support[(name, v)]],
+        }
+        for name in strategy_names
+    ]
+    return variants, strategies
+
+
+@router.get("/variants", auth=None, response=list[VariantOut], tags=["catalogue"], summary="Variants and their options")
+def list_variants(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every variant with its options (type, default, limits) and the strategies that play it."""
+    return _catalogue()[0]
+
+
+@router.get("/strategies", auth=None, response=list[StrategyOut], tags=["catalogue"], summary="Computer players")
+def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every registered strategy with the variants it plays (checked with ``supports`` at default options)."""
+    return _catalogue()[1]
+
+
+@router.get(
+    "/me", response={200: MeOut, 401: ErrorOut}, tags=["players"], summary="Who you are signed in as, and your ratings"
+)
+def me(request: HttpRequest) -> dict[str, Any]:
+    history = selectors.rating_history(request.auth)
+    ratings = {
+        row.variant: {"rating": round(row.rating), "games": row.games, "won": row.won, "lost": row.lost,
+                      "drawn": row.drawn, "history": history.get(row.variant, [])}
+        for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("variant")
+    }
+    return {"id": request.auth.pk, "username": request.auth.get_username(), "ratings": ratings}
+
+
+@router.get(
+    "/leaderboard", response={200: LeaderboardOut, **ERRORS}, tags=["players"], summary="The best-rated players"
+)
+def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dict[str, Any]:
+    """Ratings (Elo, one per variant) come from finished games between two players; see the site's leaderboard."""
+    rows = [
+        {"rank": row.rank, "username": row.player.get_username(), "rating": round(row.rating), "games": row.games,
+         "won": row.won, "lost": row.lost, "drawn": row.drawn}
+        for row in selectors.leaderboard(filters.variant)
+    ]
+    return {"variant": filters.variant, "rows": rows}

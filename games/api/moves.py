@@ -1,0 +1,52 @@
+"""Moves: a player's (by number or by cell name) and the computer's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router
+
+from ..engine import InvalidCellName
+from ..errors import InvalidMove
+from ..models import Game
+from ..positions import game_variant
+from ..services import computer_move, move_play
+from .answers import computer_reply, load_game, play_answer
+from .errors import ERRORS
+from .schemas import MoveIn, PlayOut
+
+router = Router(tags=["games"])
+
+
+def move_number(game: Game, move: int | str) -> int:
+    """The move a client sent: a number as it is (the engine checks it), a cell name read on ``game``'s board.
+    A name of no cell is InvalidMove (400 ``illegal_move``) with the engine's words naming the board's range."""
+    if isinstance(move, int):
+        return move
+    try:
+        return game_variant(game).parse_cell(move)
+    except InvalidCellName as err:
+        raise InvalidMove(f"illegal move: {err}") from None
+
+
+@router.post("/games/{int:game_id}/moves", response={200: PlayOut, **ERRORS}, summary="Play a move")
+def play_move(request: HttpRequest, game_id: int, payload: MoveIn) -> dict[str, Any]:
+    """Play ``move``, given as its cell name (``"b2"``) or its number (``4``); when a computer holds the other
+    seat its reply is played too and is in ``played``."""
+    game = load_game(request, game_id)
+    before = game.ply
+    position = move_play(game=game, player=request.auth, move=move_number(game, payload.move), ply=payload.ply)
+    position = computer_reply(position.game) or position
+    return play_answer(position, request.auth, before)
+
+
+@router.post(
+    "/games/{int:game_id}/computer-move", response={200: PlayOut, **ERRORS}, summary="Let the computer to move play"
+)
+def play_computer_move(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """For games where a computer is to move (watched games, or a reply that did not happen): one move."""
+    game = load_game(request, game_id)
+    before = game.ply
+    position = computer_move(game=game, player=request.auth)
+    return play_answer(position, request.auth, before)
