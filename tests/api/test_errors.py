@@ -1,0 +1,129 @@
+"""Every refusal is JSON {"code", "message"} (games/api/errors.py): the table, bad input, wrong methods, paths."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from games import errors
+from games.api.errors import ERRORS
+from games.http_errors import TABLE, http_error
+from games.models import Game, Move
+
+from .helpers import assert_error, post
+
+pytestmark = pytest.mark.django_db
+
+
+DOMAIN_ERRORS = sorted(
+    (cls for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.GameError)),
+    key=lambda cls: cls.__name__,
+)
+
+
+@pytest.mark.parametrize("error", DOMAIN_ERRORS, ids=lambda cls: cls.__name__)
+def test_every_domain_error_has_its_entry_a_4xx_and_a_snake_case_code(error):
+    assert error in TABLE, f"{error.__name__} needs its line in games.http_errors.TABLE"
+    status, code = http_error(error("why"))
+    assert 400 <= status < 500 and status in ERRORS  # documented on every operation
+    assert re.fullmatch(r"[a-z]+(_[a-z]+)*", code)
+
+
+def test_the_api_reference_lists_every_code_of_the_table():
+    reference = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    for status, code in set(TABLE.values()):
+        assert f"| {status} | `{code}` |" in reference, f"docs/api.md: add {code} ({status}) to the error table"
+
+
+@pytest.mark.parametrize("error", DOMAIN_ERRORS, ids=lambda cls: cls.__name__)
+def test_the_api_answers_a_domain_error_from_the_table(token_client, vs_random, monkeypatch, error):
+    def refuse(**kwargs):
+        raise error("the reason, for people")
+
+    monkeypatch.setattr("games.api.games.game_resign", refuse)
+    status, code = TABLE[error]
+    body = assert_error(post(token_client, f"/api/games/{vs_random.pk}/resign"), status, code)
+    assert body["message"] == "the reason, for people"
+
+
+def test_malformed_json_is_400(player_client):
+    response = player_client.post("/api/games", "{not json", content_type="application/json")
+    assert_error(response, 400, "invalid_input")
+
+
+def test_unknown_endpoint_is_404_json(player_client):
+    assert_error(player_client.get("/api/nothing/here"), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [("delete", "/api/games/1"), ("put", "/api/games"), ("get", "/api/games/1/moves"), ("post", "/api/variants")],
+)
+def test_wrong_method_is_405_json(player_client, method, url):
+    response = getattr(player_client, method)(url)
+    assert_error(response, 405, "method_not_allowed")
+    assert response["Allow"]
+
+
+@pytest.mark.parametrize("url", ["/api/variants", "/api/games/1", "/api/no-such-thing"])
+def test_options_and_head_get_json_405_or_404(token_client, url):
+    for method in ("options", "head"):
+        response = getattr(token_client, method)(url)
+        assert response["Content-Type"].startswith("application/json")
+        assert response.status_code in (404, 405)
+        if method == "options":
+            assert response.json()["code"] in ("method_not_allowed", "not_found")
+            assert response.json()["code"] == ("not_found" if "no-such" in url else "method_not_allowed")
+
+
+def test_a_body_over_the_limit_gets_413_and_changes_nothing(token_client, vs_random, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    response = post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 4, "pad": "x" * 20_000})
+    body = assert_error(response, 413, "too_large")
+    assert "10,000 bytes" in body["message"]
+    assert Move.objects.filter(game=vs_random).count() == 0
+    assert post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": 4}).status_code == 200
+
+
+def test_a_form_body_gets_the_apis_json_answers(token_client, vs_random, settings):
+    # what curl -F move=4 sends: the API reads JSON, and says so in JSON (the NUL check leaves /api/ bodies alone)
+    response = token_client.post(f"/api/games/{vs_random.pk}/moves", {"move": "4"})  # multipart
+    assert response.status_code == 400 and response["Content-Type"].startswith("application/json")
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    body, form = "move=4&pad=" + "x" * 20_000, "application/x-www-form-urlencoded"
+    response = token_client.post(f"/api/games/{vs_random.pk}/moves", body, content_type=form)
+    assert_error(response, 413, "too_large")
+    assert Move.objects.filter(game=vs_random).count() == 0
+
+
+@pytest.mark.parametrize("field", ["variant", "strategy", "invite"])
+def test_a_nul_in_a_json_string_is_refused(token_client, field):
+    # PostgreSQL cannot hold one (a lookup of the invitee would fail there): refused on every database alike
+    data = {"variant": "classic", "opponent": "human" if field == "invite" else "easy", field: "ali\u0000ce"}
+    before = Game.objects.count()
+    body = assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
+    assert body["details"][0]["loc"] == f"body.{field}" and "NUL" in body["message"]
+    assert Game.objects.count() == before
+
+
+@pytest.mark.parametrize("field", ["variant", "strategy", "invite"])
+@pytest.mark.parametrize("text", ["\ud800", "bo\udfffb"])
+def test_a_lone_surrogate_in_a_json_string_is_refused(token_client, field, text):
+    # JSON can escape one ("\ud800"), no database driver can encode it: it was a 500 on the invitee's lookup
+    data = {"variant": "classic", "opponent": "human" if field == "invite" else "easy", field: text}
+    before = Game.objects.count()
+    body = assert_error(post(token_client, "/api/games", data), 400, "invalid_input")
+    assert body["details"][0]["loc"] == f"body.{field}" and "surrogate" in body["message"]
+    assert Game.objects.count() == before
+
+
+def test_a_body_field_the_api_does_not_know_is_refused(token_client, vs_random):
+    body = assert_error(
+        post(token_client, "/api/games", {"variant": "classic", "opponent": "easy", "colour": "red"}), 400,
+        "invalid_input",
+    )
+    assert body["details"][0]["loc"] == "body.colour" and "not permitted" in body["details"][0]["message"].lower()
+    assert Game.objects.count() == 1  # vs_random only
+    assert_error(post(token_client, f"/api/games/{vs_random.pk}/play-on", {"ply": 0, "speed": 1}), 400, "invalid_input")
