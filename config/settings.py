@@ -36,8 +36,11 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "template_partials",  # {% partialdef %}: a page's fragments, rendered alone as "page.html#name"
     "axes",  # login throttling: see AXES_* below
     "ninja",  # its templates and static files: the API docs page works offline
+    "django_tasks",  # the Tasks framework (DEP 14) on Django 5.2; built in from Django 6
+    "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.tasks, docs/operations.md)
     "players",
     "games",
 ]
@@ -191,4 +194,14 @@ LOGGING = {
     "handlers": {"stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"}},
     "root": {"handlers": ["stdout"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# The task queue (games.tasks): slow computer work runs in worker processes (`manage.py worker`), never in a web
+# request. Tasks are rows of the site's own database (no extra server), enqueued in the transaction of the change
+# that calls for them. Tests may swap the backend (e.g. TASKS_BACKEND=django_tasks.backends.immediate...).
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["computer", "assist"],
+    }
 }

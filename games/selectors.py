@@ -406,3 +406,17 @@ def rated_variants() -> list[str]:
     # order_by(): Rating's default ordering would add its rating to the DISTINCT, one row per rating
     present = set(Rating.objects.filter(games__gt=0).order_by().values_list("variant", flat=True).distinct())
     return [key for key in VARIANTS if key in present]
+
+
+def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
+    """Running games whose side to move is a computer seat, unchanged since ``changed_before``: the workers'
+    sweep makes sure each has a live task (X moves when the ply is even)."""
+    def computer(side: str) -> Q:
+        return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
+
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=changed_before)
+        .annotate(ply_parity=Mod("ply", 2))
+        .filter((computer("x") & Q(ply_parity=0)) | (computer("o") & Q(ply_parity=1)))
+        .order_by("updated")
+    )

@@ -1,12 +1,23 @@
-"""The computer players of a game: which strategy sits on a seat, and whether it answers at once."""
+"""The computer players of a game: which strategy sits on a seat, whether it answers at once, and its turns
+handed to the task queue's workers (``games.tasks``): a slow computer never thinks inside a web request."""
 
 from __future__ import annotations
 
+import os
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from .. import tasks
 from ..engine import Strategy, Variant, difficulty, get_strategy
 from ..models import Game
-from ..positions import (
-    game_variant,
-)
+from ..positions import game_variant
+from ..selectors import games_waiting_for_computer
+
+#: a watched game's moves come this far apart, so that people can follow them
+WATCH_PACE = timedelta(seconds=1)
 
 #: strategies that answer in a few milliseconds on every variant they support (engine bench: <= 2 ms on 19 x 19)
 QUICK_STRATEGIES = frozenset({"random", "ring", "threats", "pairing"})
@@ -39,3 +50,56 @@ def seat_strategy(game: Game, side: str, variant: Variant | None = None) -> Stra
         return difficulty(variant or game_variant(game), level)
     raise ValueError(f"seat {side} of game {game.pk} is not a computer")
 
+
+
+def schedule_computer_move(game: Game, *, after: timedelta | None = None) -> None:
+    """The computer to move in ``game`` will play in a worker: its task is enqueued in the caller's transaction
+    (so it exists exactly when the change that made it the computer's turn is stored), for the game's version
+    now. A takeback, a resignation or another move in between leave that version behind: the task then does
+    nothing. ``after``: not before then (a watched game's pace)."""
+    task = tasks.computer_turn
+    if after:
+        task = task.using(run_after=timezone.now() + after)
+    task.enqueue(game_id=game.pk, version=game.version)
+
+
+def slow_computer_to_move(game: Game, variant: Variant | None = None) -> bool:
+    """A computer is to move in the running ``game`` and thinks too long to answer inside a request."""
+    if game.status != Game.Status.ACTIVE or not game.is_computer(game.to_move):
+        return False
+    variant = variant or game_variant(game)
+    return not answers_at_once(seat_strategy(game, game.to_move, variant), variant)
+
+
+#: a game waiting this long for its computer without a live task is given one (the sweep)
+SWEEP_GRACE = timedelta(seconds=float(os.environ.get("TASK_SWEEP_GRACE", "5")))
+#: a task running this long has lost its worker (killed mid-thought): it is marked failed and replaced; a move
+#: takes at most about a second of thought, so this is generous
+LOST_AFTER = timedelta(seconds=float(os.environ.get("TASK_LOST_AFTER", "30")))
+#: games the sweep looks at per round, oldest first
+SWEEP_BATCH = 200
+
+
+def sweep_computer_turns(*, now=None) -> int:
+    """Make sure every game waiting for a computer has a live task: one enqueued before a worker was killed, or
+    lost between a commit and a crash, is replaced. Tasks running for longer than ``LOST_AFTER`` are marked
+    failed (staff see them in the admin). Every worker runs this now and then; duplicates are harmless (each
+    task checks the game's version, and moves are stored by compare-and-set). Returns the tasks enqueued."""
+    now = now or timezone.now()
+    path = tasks.computer_turn.module_path
+    lost = DBTaskResult.objects.running().filter(task_path=path, started_at__lt=now - LOST_AFTER)
+    lost.update(
+        status="FAILED", finished_at=now, exception_class_path="games.tasks.WorkerLost",
+        traceback="The worker running this task stopped before it finished (killed or restarted).",
+    )
+    enqueued = 0
+    for game in games_waiting_for_computer(changed_before=now - SWEEP_GRACE)[:SWEEP_BATCH]:
+        live = DBTaskResult.objects.filter(
+            task_path=path, status__in=("READY", "RUNNING"), args_kwargs__kwargs__game_id=game.pk
+        )
+        if live.exists():
+            continue
+        with transaction.atomic():
+            schedule_computer_move(game)
+        enqueued += 1
+    return enqueued

@@ -23,7 +23,7 @@ from ..positions import (
     game_variant,
     state_after,
 )
-from .computer import answers_at_once, seat_strategy
+from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
 from .moves import computer_move
 
 
@@ -121,14 +121,18 @@ def game_create(
 
     with transaction.atomic():
         game.save()
+        if game.status == Game.Status.ACTIVE and game.is_computer("X"):
+            if opponent == Opponent.WATCH:  # it plays itself from now on, at a pace people can follow
+                schedule_computer_move(game, after=WATCH_PACE)
+            elif slow_computer_to_move(game, variant_obj):  # a quick one plays at once (computer_opening)
+                schedule_computer_move(game)
     return game
 
 
 def computer_opening(*, game: Game) -> Game:
     """A new game against the computer where the computer moves first: if it answers in milliseconds, it
-    plays its first move now, so the page opens with it instead of asking for it in a second request.
-    A slow computer, and a watched game (stepped by its page at a watchable pace), are left to the page.
-    Returns the game as it then stands.
+    plays its first move now, so the page opens with it. A slow computer, and a watched game, play from a
+    worker (``game_create`` enqueued their turn). Returns the game as it then stands.
     """
     if game.opponent not in LEVELS or game.ply or not game.is_computer(game.to_move):
         return game

@@ -9,7 +9,8 @@ database, is only its two writes (the unique (game, ply) constraint backs this u
 A move costs a fixed number of SQL queries whatever the move number: read the game (its row carries the move
 list), update it if unchanged, insert the move. A computer seat that answers in milliseconds
 (``answers_at_once``) replies in the same transaction, so the player's move and the reply cost those same
-three queries.
+three queries. A slower computer never thinks inside a request: its turn is a task for the workers
+(``schedule_computer_move``), enqueued in the transaction that stores the move before it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from games.pk_lookup import insert_rows, update_fields
 from ..engine import IllegalMove, State
 from ..errors import (
     GameFinished,
+    GameNotFound,
     InvalidMove,
     MoveConflict,
     NotComputerTurn,
@@ -32,13 +34,12 @@ from ..models import Game, Move
 from ..positions import (
     Position,
     current_moves,
-    game_position,
     game_variant,
     state_after,
 )
 from ..selectors import visible_game
 from .common import check_playable
-from .computer import answers_at_once, seat_strategy
+from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
 from .ratings import rate_game
 
 
@@ -108,8 +109,9 @@ def move_play(
     the game is still the version read, else judged again on the new one (see ``_record``): a change
     that left the position alone (a draw offer) does not refuse it.
     A computer seat to move next replies in the same transaction when it answers in milliseconds
-    (``answers_at_once``) and ``reply`` or ``quick_reply`` is set; with ``reply`` a slower one
-    thinks after the commit and its move follows (the caller waits for it). With ``missing_if_hidden``
+    (``answers_at_once``) and ``reply`` or ``quick_reply`` is set (the two mean the same now); otherwise
+    its turn is a task for the workers, enqueued in the same transaction, and the answer comes back at once
+    with the player's move alone. With ``missing_if_hidden``
     (the pages) a game ``player`` may not see raises GameNotFound rather than NotSeated.
 
     Raises NotSeated, GameFinished, GameNotStarted, NotYourTurn, InvalidMove (the engine's
@@ -142,27 +144,21 @@ def move_play(
         except IllegalMove as err:
             raise InvalidMove(f"illegal move: {err}") from None
         played = [move]
-        slow_reply = False
         if (reply or quick_reply) and not after.is_over and seen.is_computer(after.to_move):
             strategy = seat_strategy(seen, after.to_move, variant)
             if answers_at_once(strategy, variant):
                 choice = strategy.choose(after)
                 after = after.play(choice)
                 played.append(choice)
-            else:
-                slow_reply = reply
         try:
             with transaction.atomic():
                 position = _record(seen, moves, played, after)
+                if not after.is_over and seen.is_computer(after.to_move):
+                    schedule_computer_move(position.game)  # a slow computer answers from a worker
         except _Stale:
             continue  # another request changed the game meanwhile: judge the move again on what it is now
         except IntegrityError:
             break
-        if slow_reply:
-            try:
-                return computer_move(game=position.game)
-            except (MoveConflict, NotComputerTurn, GameFinished):
-                return game_position(Game.objects.get(pk=position.game.pk))  # someone else made that move
         return position
     raise MoveConflict("another move was recorded at the same moment; reload the game")
 
@@ -182,7 +178,9 @@ def _check_computer_turn(game: Game, player) -> None:
         raise NotComputerTurn(f"it is not the computer's turn: {side} ({game.seat_label(side)}) is to move")
 
 
-def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
+def computer_move(
+    *, game: Game | int, player=None, missing_if_hidden: bool = False, version: int | None = None
+) -> Position:
     """Let the computer seat whose turn it is play one move (``game``: a Game or its id).
 
     The strategy thinks on the game as read, outside any transaction (a slow one up to about a second);
@@ -190,20 +188,28 @@ def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = Fa
     in milliseconds thinks again on the new position; a slow one's move is refused (MoveConflict).
     With ``player`` (a request from the web or the API) only a player of the game or its creator
     (a watched game) may trigger it: spectators cannot drive someone else's game. With
-    ``missing_if_hidden`` (the pages) a game ``player`` may not see raises GameNotFound.
+    ``missing_if_hidden`` (the pages) a game ``player`` may not see raises GameNotFound. With ``version`` (a
+    worker's task) nothing is played unless the game is still at that version (MoveConflict otherwise).
+    After a move in a watched game, the other computer's turn is scheduled at a watchable pace.
     """
     for _ in range(RECORD_TRIES):
         # Read and think without a lock (a slow strategy up to about a second); record only if unchanged.
         seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        if version is not None and seen.version != version:
+            raise MoveConflict("the game has moved on since the computer was asked to play")
         _check_computer_turn(seen, player)
         variant = game_variant(seen)
         strategy = seat_strategy(seen, seen.to_move, variant)
         moves = current_moves(seen)
         state = state_after(seen, moves)
         choice = strategy.choose(state)
+        after = state.play(choice)
         try:
             with transaction.atomic():
-                return _record(seen, moves, [choice], state.play(choice))
+                position = _record(seen, moves, [choice], after)
+                if not after.is_over and seen.is_computer(after.to_move):  # a watched game goes on by itself
+                    schedule_computer_move(position.game, after=WATCH_PACE)
+                return position
         except _Stale:
             # A quick strategy thinks again on the new position; a slow one's thinking is spent.
             if not answers_at_once(strategy, variant):
@@ -212,3 +218,16 @@ def computer_move(*, game: Game | int, player=None, missing_if_hidden: bool = Fa
             break
     raise MoveConflict("the game moved on while the computer was thinking")
 
+
+
+def play_computer_turn(*, game_id: int, version: int) -> str:
+    """A worker's task: the computer to move in game ``game_id`` plays, if the game is still at ``version``.
+    Returns what happened in a word: "played", or why not ("stale": the game moved on, was taken back or
+    ended meanwhile; "gone": it no longer exists)."""
+    try:
+        computer_move(game=game_id, version=version)
+    except GameNotFound:
+        return "gone"
+    except (MoveConflict, NotComputerTurn, GameFinished):
+        return "stale"
+    return "played"

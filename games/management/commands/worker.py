@@ -1,0 +1,77 @@
+"""``manage.py worker``: a task-queue worker for the site's slow computer work (``games.tasks``).
+
+django-tasks-db's worker loop, plus what the site needs around it:
+
+- it runs at a lower CPU priority than the web processes (``--nice``, default 10), so a busy computer never
+  starves page requests;
+- a sweep thread (every ``--sweep-every`` seconds, and once at start) gives a task to every game left waiting for
+  its computer: a worker killed mid-thought (``kill -9``) leaves its task "running" for ever, and a game whose
+  task was lost is moved on by another worker, or by this one on restart, within ``SWEEP_GRACE`` + ``LOST_AFTER``
+  + the sweep's period (games.services.computer);
+- it serves the computer's moves before hints and analysis (``--queues``, in that order of preference).
+
+Run several (``TASK_WORKERS`` in ``make serve``), on this machine or any other that reaches the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
+from django.db.utils import DatabaseError
+from django.utils.crypto import get_random_string
+from django_tasks_db.management.commands.db_worker import Worker
+
+from games.services.computer import sweep_computer_turns
+
+logger = logging.getLogger("games.worker")
+
+
+class Command(BaseCommand):
+    help = "Run a task-queue worker: the computer's moves, hints and analysis (Ctrl-C stops it after its task)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--queues", default="computer,assist", help="queues to serve (default: %(default)s)")
+        parser.add_argument(
+            "--interval", type=float, default=0.1, help="seconds between looks at an empty queue (default: %(default)s)"
+        )
+        parser.add_argument("--nice", type=int, default=10, help="CPU niceness added at start (default: %(default)s)")
+        parser.add_argument(
+            "--sweep-every", type=float, default=5.0, help="seconds between sweeps for lost turns; 0: none"
+        )
+        parser.add_argument("--max-tasks", type=int, default=None, help="stop after this many tasks (tests)")
+        parser.add_argument("--batch", action="store_true", help="run what is ready, then stop")
+        parser.add_argument("--worker-id", default="", help="unique id in the pool (default: a random one)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["nice"]:
+            os.nice(options["nice"])
+        worker_id = options["worker_id"] or f"{os.uname().nodename[:20]}-{os.getpid()}-{get_random_string(8)}"
+        if options["sweep_every"] > 0 and not options["batch"]:
+            threading.Thread(target=self._sweep_forever, args=(options["sweep_every"],), daemon=True).start()
+        worker = Worker(
+            queue_names=options["queues"].split(","), interval=options["interval"], batch=options["batch"],
+            backend_name="default", startup_delay=False, max_tasks=options["max_tasks"], worker_id=worker_id,
+            excluded_queue_names=[],
+        )
+        self.stdout.write(f"worker {worker_id}: queues {options['queues']}, nice +{options['nice']}")
+        self.stdout.flush()
+        worker.configure_signals()
+        worker.run()
+
+    def _sweep_forever(self, every: float) -> None:
+        while True:
+            try:
+                found = sweep_computer_turns()
+                if found:
+                    logger.warning("sweep: gave %d waiting game(s) a new task", found)
+            except DatabaseError:  # a locked or restarting database: the next round tries again
+                logger.exception("sweep failed")
+            finally:
+                close_old_connections()
+            time.sleep(every)

@@ -1,0 +1,31 @@
+"""Slow computer work, run by the task queue's workers (``manage.py worker``), never inside a web request.
+
+The queue is Django's Tasks framework (DEP 14) through the ``django-tasks`` backport and its database backend
+(``django-tasks-db``): tasks are rows of the site's own database, enqueued in the same transaction as the change
+that calls for them, so no extra server is needed and nothing is lost if a process dies (see docs/operations.md,
+"Workers"). The same code runs on ``django.tasks`` once the project is on Django 6.
+
+Each task is idempotent: it carries the game's version when it was enqueued and does nothing once the game has
+moved on, and every move is stored by a compare-and-set on that version, so retries, duplicates and several
+workers never store two replies.
+"""
+
+from __future__ import annotations
+
+try:  # Django 6
+    from django.tasks import task
+except ImportError:  # Django 5.2: the backport
+    from django_tasks import task
+
+from . import services  # a module, not its names: the services enqueue these tasks, these call the services
+
+#: queues, in the order a worker serves them: the computer's moves before hints and analysis
+COMPUTER_QUEUE = "computer"
+ASSIST_QUEUE = "assist"
+
+
+@task(queue_name=COMPUTER_QUEUE)
+def computer_turn(game_id: int, version: int) -> str:
+    """The computer to move in game ``game_id`` plays, if the game is still at ``version``; what happened, in a
+    word (the admin shows it): played, stale, finished, gone."""
+    return services.moves.play_computer_turn(game_id=game_id, version=version)

@@ -1,0 +1,127 @@
+"""Slow computer work goes through the task queue: a request enqueues, a worker plays, exactly once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+
+from games.models import Game, Move
+from games.services import computer_move, game_create, game_resign, move_play, move_takeback
+from games.services.computer import LOST_AFTER, SWEEP_GRACE, sweep_computer_turns
+from games.services.moves import play_computer_turn
+
+pytestmark = pytest.mark.django_db
+
+
+def run_tasks() -> list[str]:
+    """Run every task that is ready, in this process, as a worker would; their return values."""
+    from unittest import mock
+
+    # the worker closes stale connections between tasks: not the test's own, which holds its transaction
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        _worker().run()
+    return [row.return_value for row in DBTaskResult.objects.filter(status="SUCCESSFUL").order_by("finished_at")]
+
+
+def _worker() -> Worker:
+    return Worker(
+        queue_names=["computer", "assist"], interval=0, batch=True, backend_name="default", startup_delay=False,
+        max_tasks=None, worker_id="test", excluded_queue_names=[],
+    )
+
+
+def slow_game(player, **kwargs) -> Game:
+    # mcts on ultimate: the hard level, about a second a move; a few iterations here
+    return game_create(player=player, variant="ultimate", opponent="hard", strategy="mcts", **kwargs)
+
+
+def test_a_move_against_a_slow_computer_answers_at_once_and_a_worker_replies(player, monkeypatch):
+    game = slow_game(player)
+    position = move_play(game=game, player=player, move=40, reply=True)
+    assert position.moves == [40]  # the player's move alone: nobody thought inside the request
+    task = DBTaskResult.objects.get()
+    assert task.queue_name == "computer" and task.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1}
+    assert run_tasks() == ["played"]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.ply == 2 and Move.objects.filter(game=game).count() == 2
+
+
+def test_duplicate_tasks_store_one_reply(player):
+    game = slow_game(player)
+    move_play(game=game, player=player, move=40)
+    task = DBTaskResult.objects.get()
+    task.pk = None  # the same task enqueued twice (a retry, a sweep that came early)
+    task.save()
+    assert sorted(run_tasks()) == ["played", "stale"]
+    assert Move.objects.filter(game=game).count() == 2
+
+
+@pytest.mark.parametrize("then", ["takeback", "resign"])
+def test_a_task_whose_position_is_gone_does_nothing(player, then):
+    game = game_create(player=player, variant="classic", opponent="hard", strategy="mcts")
+    move_play(game=game, player=player, move=4)
+    if then == "takeback":
+        move_takeback(game=game, player=player)
+    else:
+        game_resign(game=game, player=player)
+    assert run_tasks() == ["stale"]
+    assert Move.objects.filter(game=game).count() == (0 if then == "takeback" else 1)
+
+
+def test_a_quick_computer_still_replies_in_the_request(player):
+    game = game_create(player=player, variant="classic", opponent="easy")
+    position = move_play(game=game, player=player, move=4, quick_reply=True)
+    assert len(position.moves) == 2 and not DBTaskResult.objects.exists()
+
+
+def test_a_slow_computer_that_moves_first_is_enqueued_at_creation(player):
+    game = slow_game(player, side="O")
+    assert DBTaskResult.objects.get().args_kwargs["kwargs"] == {"game_id": game.pk, "version": 0}
+    assert run_tasks() == ["played"] and Game.objects.get(pk=game.pk).ply == 1
+
+
+def test_a_watched_game_plays_itself_at_a_watchable_pace(player):
+    game = game_create(player=player, variant="classic", opponent="watch", strategy="random")
+    first = DBTaskResult.objects.get()
+    assert first.run_after > timezone.now() + timedelta(seconds=0.5)  # not at once: people follow it
+    assert play_computer_turn(game_id=game.pk, version=0) == "played"
+    following = DBTaskResult.objects.exclude(pk=first.pk).get()
+    assert following.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1}
+    assert following.run_after > timezone.now() + timedelta(seconds=0.5)
+    for version in range(1, 9):  # to the end, whoever opens the page
+        if play_computer_turn(game_id=game.pk, version=version) != "played":
+            break
+    assert Game.objects.get(pk=game.pk).is_finished
+
+
+def test_a_spectator_or_a_stranger_cannot_drive_a_computer(player, other_player):
+    game = slow_game(player, side="O")
+    from games.errors import NotSeated
+
+    with pytest.raises(NotSeated):
+        computer_move(game=game.pk, player=other_player)
+
+
+def test_the_sweep_gives_a_waiting_game_a_task_and_replaces_a_lost_one(player):
+    game = slow_game(player)
+    move_play(game=game, player=player, move=40)
+    task = DBTaskResult.objects.get()
+    past = timezone.now() - SWEEP_GRACE - timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(updated=past)
+    assert sweep_computer_turns() == 0  # its task is still waiting in the queue
+    # a worker took it, then was killed mid-thought: it stays "running" for ever
+    DBTaskResult.objects.filter(pk=task.pk).update(status="RUNNING", started_at=timezone.now() - LOST_AFTER * 2)
+    assert sweep_computer_turns() == 1
+    lost = DBTaskResult.objects.get(pk=task.pk)
+    assert lost.status == "FAILED" and "stopped before it finished" in lost.traceback  # staff see it in the admin
+    assert run_tasks() == ["played"] and Game.objects.get(pk=game.pk).ply == 2
+
+
+def test_the_sweep_leaves_games_without_a_computer_to_move_alone(player, other_player):
+    game = game_create(player=player, variant="classic", opponent="local")
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=1))
+    assert sweep_computer_turns() == 0 and not DBTaskResult.objects.exists()
