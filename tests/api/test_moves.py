@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import get_variant
 from games.errors import MoveConflict
@@ -201,3 +203,14 @@ def test_a_nul_in_a_name_is_invalid_input(token_client, vs_random):
     response = post(token_client, f"/api/games/{vs_random.pk}/moves", {"move": "b2\u0000"})
     body = assert_error(response, 400, "invalid_input")
     assert body["details"][0]["loc"] == "body.move"
+
+
+def test_a_move_costs_a_fixed_number_of_queries(token_client, make_game):
+    game = make_game(opponent="local")
+    counts = []
+    for move in ("a3", "a2", "b3", "b2", "a1"):
+        with CaptureQueriesContext(connection) as queries:
+            assert post(token_client, f"/api/games/{game.pk}/moves", {"move": move}).status_code == 200
+        counts.append(len(queries))
+    # the first marks the token used (at most once a minute); none grows with the moves played
+    assert max(counts) <= 10 and len(set(counts[1:-1])) == 1, counts
