@@ -7,9 +7,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config.views import healthz, home
-from games import views as game_views
 from config.api import api
+from config.views import healthz, home
+from games.web.views import pages as game_pages
 from players import views as player_views
 
 urlpatterns = [
@@ -36,10 +36,10 @@ urlpatterns = [
         name="password_reset_done",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("leaderboard/", game_views.leaderboard_view, name="leaderboard"),
-    path("rules/", game_views.rules_view, name="rules"),
+    path("leaderboard/", game_pages.leaderboard_view, name="leaderboard"),
+    path("rules/", game_pages.rules_view, name="rules"),
     path("players/", include("players.urls")),
-    path("games/", include("games.urls")),
+    path("games/", include("games.web.urls")),
     path("api/", api.urls),
     path("", home, name="home"),
 ]

@@ -15,6 +15,8 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games.pov import game_row
+
 from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
 
@@ -130,7 +132,6 @@ def _profile_page(
     # the games app builds on players, not the reverse
     from games.rating import PROVISIONAL_GAMES
     from games.selectors import computer_stats, player_stats, rating_history, recent_games
-    from games.views import history_row
 
     counts = ("played", "won", "lost", "drawn")
     # Games against other players (rated) and against the computer (with takebacks and hints) apart.
@@ -154,7 +155,7 @@ def _profile_page(
         "max_tokens": MAX_TOKENS,
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
         "provisional": PROVISIONAL_GAMES,  # a rating after fewer games is marked "?", as on the leaderboard
-        "recent": [history_row(game, player) for game in recent_games(player, viewer=request.user)],
+        "recent": [game_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
     response = render(request, "players/profile.html", context, status=status)

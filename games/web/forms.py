@@ -7,9 +7,9 @@ from typing import Any
 
 from django import forms
 
-from .engine import STRATEGIES, VARIANTS
-from .models import Opponent
-from .selectors import RESULT_FILTERS
+from ..engine import STRATEGIES, VARIANTS
+from ..models import Opponent
+from ..selectors import RESULT_FILTERS
 
 #: which option fields belong to which variant (the form shows only the chosen variant's)
 OPTION_FIELDS = ("size", "rows", "cols", "k", "closed_boards", "random_start")

@@ -46,7 +46,7 @@
     // say what the second tap does, in the note line under the board (it never moves the board)
     var note = document.querySelector("#play .board-note");
     if (note) {
-      var name = (button.getAttribute("aria-label") || "").split(" (")[0].split(",")[0];
+      var name = button.dataset.name || button.dataset.move;  // the cell name ("h8"), as the move list says it
       var said = document.getElementById("tap-again");
       if (!said) {
         said = document.createElement("p");

@@ -337,7 +337,7 @@ def test_a_background_tab_says_your_turn_in_its_title(duel_in_browsers, monkeypa
     from games.services import move_play
     from players.models import Player
 
-    monkeypatch.setattr("games.views.POLL_HIDDEN", "1s")
+    monkeypatch.setattr("games.web.presenters.play.POLL_HIDDEN", "1s")
     alice, bob, game = duel_in_browsers
     bob.goto(f"/games/{game.pk}/")
     expect(bob).to_have_title(re.compile(rf"^Game {game.pk} · "))
@@ -356,7 +356,7 @@ def test_my_games_table_follows_my_games_without_a_reload(duel_in_browsers, monk
     from games.services import move_play
     from players.models import Player
 
-    monkeypatch.setattr("games.views.LOBBY_POLL", "1s")
+    monkeypatch.setattr("games.web.presenters.lobby.LOBBY_POLL", "1s")
     alice, bob, game = duel_in_browsers
     alice.goto("/games/")
     row = alice.locator(f'#history tr[data-game="{game.pk}"]')

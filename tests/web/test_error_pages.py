@@ -85,12 +85,12 @@ def test_an_expired_form_gets_the_sites_csrf_page(player):
 
 
 def test_a_server_error_shows_the_sites_500_page(player, monkeypatch):
-    import games.views
+    import games.web.views.history
 
     def broken(*args, **kwargs):
         raise RuntimeError("the database fell over")
 
-    monkeypatch.setattr(games.views, "game_history", broken)
+    monkeypatch.setattr(games.web.views.history, "game_history", broken)
     browser = Client(raise_request_exception=False)
     browser.force_login(player)
     response = browser.get(reverse("games:history"))

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.engine import get_variant
 from games.models import Game, Move
 from games.services import game_create, game_resign, move_play
 
@@ -180,7 +181,7 @@ def test_game_page_markup_follows_web_contract(player_client, make_game):
     assert data_moves(html) == list(range(9))
     assert re.search(r'<button[^>]*data-move="0"', html)
     assert "X to move" in html
-    assert 'aria-label="Cell 1, row 1, column 1, empty"' in html
+    assert 'aria-label="a3 (keypad 1), empty"' in html  # the cell name (RULES.md), then the keypad's number
     assert 'method="post"' in html  # works without JavaScript
 
 
@@ -202,8 +203,8 @@ def test_nested_board_markup(player_client, make_game, player):
     ]
     assert 'data-mark="X"' in html
     assert 'class="small-board active"' in html
-    assert "Board 4, cell 2, X" in html
-    assert "<th scope=\"col\">Board</th>" in html
+    assert 'aria-label="f6 (board 5), X"' in html  # one 9 x 9 board's names; the small board as a keypad's
+    assert '<td class="move-name">f6</td>' in html
 
 
 def test_the_next_board_is_shown_to_those_not_to_move(player_client, other_client, make_game, player):
@@ -211,7 +212,7 @@ def test_the_next_board_is_shown_to_those_not_to_move(player_client, other_clien
     move_play(game=game, player=player, move=9 * 4 + 2)  # the computer (O) must play on board 2
     html = other_client.get(reverse("games:detail", args=[game.pk])).content.decode()  # a spectator
     assert html.count('class="small-board next"') == 1 and 'class="small-board active"' not in html
-    assert 'aria-label="Board 2, the next move is played here"' in html and data_moves(html) == []
+    assert 'aria-label="Board 3, the next move is played here"' in html and data_moves(html) == []
     # the player, waiting for the computer, sees it the same way
     mine = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'data-board="2"' in mine and mine.count('class="small-board next"') == 1
@@ -657,7 +658,8 @@ def test_replay_of_nested_game(player_client, make_game, player):
         move_play(game=game, player=player, move=move)
     html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3}).content.decode()
     assert len(re.findall(r"data-cell=", html)) == 81
-    assert "Play No." in html and "<th scope=\"col\">Board</th>" in html
+    names = [get_variant("multi").cell_name(move) for move in (36, 2, 26)]  # as one 9 x 9 board
+    assert "Play No." in html and re.findall(r'<td class="move-name">(\w+)', html) == names == ["d6", "c9", "i7"]
 
 
 def test_game_ids_out_of_the_databases_range_are_404(player_client):
@@ -687,12 +689,13 @@ def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client,
     page = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert '<p id="announce" class="visually-hidden" aria-live="polite"></p>' in page  # stays while #play swaps
     html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX).content.decode()
-    reply = Game.objects.get(pk=game.pk).move_list.split(",")[1]
-    assert f'<span id="announce" hx-swap-oob="innerHTML">O played {int(reply) + 1}. Your turn (X)</span>' in html
+    reply = int(Game.objects.get(pk=game.pk).move_list.split(",")[1])
+    name = get_variant("classic").cell_name(reply)
+    assert f'<span id="announce" hx-swap-oob="innerHTML">O played {name}. Your turn (X)</span>' in html
 
     nested = make_game(variant="ultimate")
     html = player_client.post(reverse("games:move", args=[nested.pk]), {"move": "40"}, **HTMX).content.decode()
-    assert 'hx-swap-oob="innerHTML">X played board 4, cell 4. ' in html
+    assert 'hx-swap-oob="innerHTML">X played e5. ' in html
 
     # What was done when it was not a move: a take back, a resignation.
     html = player_client.post(reverse("games:takeback", args=[game.pk]), **HTMX).content.decode()
@@ -709,8 +712,8 @@ def test_draw_and_rematch_offers_are_announced_to_both_players(duel, player, oth
     draw_offer(game=duel, player=other_player)
     mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
     theirs = other_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
-    assert 'hx-swap-oob="innerHTML">X played 5. Waiting for bob (O). Your opponent offers a draw.</span>' in mine
-    assert 'hx-swap-oob="innerHTML">X played 5. Your turn (O). You offered a draw.</span>' in theirs
+    assert 'hx-swap-oob="innerHTML">X played b2. Waiting for bob (O). Your opponent offers a draw.</span>' in mine
+    assert 'hx-swap-oob="innerHTML">X played b2. Your turn (O). You offered a draw.</span>' in theirs
     game_resign(game=duel, player=other_player)
     rematch_offer(game=duel, player=other_player)
     mine = player_client.get(reverse("games:poll", args=[duel.pk]), **HTMX).content.decode()
@@ -776,17 +779,18 @@ def test_nested_boards_show_the_score_and_the_boards_that_won(player_client, mak
 
 def test_grid_boards_name_their_rows_and_columns_as_the_move_list_does(player_client, make_game, player):
     game = make_game(variant="mnk", options={"rows": 6, "cols": 9, "k": 4})
-    move_play(game=game, player=player, move=9 * 4 + 6)  # row 5, column G
+    move_play(game=game, player=player, move=9 * 4 + 6)  # the fifth row from the top, the seventh column: g2
     html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     columns = re.search(r'class="coords coords-cols"[^>]*>(.*?)</div>', html).group(1)
     rows = re.search(r'class="coords coords-rows"[^>]*>(.*?)</div>', html).group(1)
-    assert re.findall(r"<span>(\w+)</span>", columns) == list("ABCDEFGHJ")  # no I, as on go boards
-    assert re.findall(r"<span>(\w+)</span>", rows) == [str(n) for n in range(1, 7)]
-    assert re.search(r"<td[^>]*>G5</td>", html), "the move list names the same cell"
-    # and so do the cells' names, for a screen reader that hears "X played G5"
-    assert 'aria-label="G5 (row 5, column 7), X"' in html and 'aria-label="J6 (row 6, column 9), empty"' in html
-    classic = make_game()
-    assert "coords" not in player_client.get(reverse("games:detail", args=[classic.pk])).content.decode()
+    assert re.findall(r"<span>(\w+)</span>", columns) == list("abcdefghi")  # every letter, i included
+    assert re.findall(r"<span>(\w+)</span>", rows) == [str(n) for n in range(6, 0, -1)]  # row 1 at the bottom
+    assert re.search(r"<td[^>]*>g2</td>", html), "the move list names the same cell"
+    # and so do the cells' names, for a screen reader that hears "X played g2"
+    assert 'aria-label="g2, X"' in html and 'aria-label="i1, empty"' in html
+    classic = player_client.get(reverse("games:detail", args=[make_game().pk])).content.decode()
+    columns = re.search(r'class="coords coords-cols"[^>]*>(.*?)</div>', classic).group(1)
+    assert re.findall(r"<span>(\w+)</span>", columns) == list("abc")  # classic too: a3 is its top-left
 
 
 def test_headings_come_in_order_and_name_only_the_page(player_client, make_game, other_player):

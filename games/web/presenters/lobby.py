@@ -1,0 +1,79 @@
+"""The lobby above My games: challenges to accept, the player's own, games to watch; and their version.
+
+The rows are dicts of words for ``games/history.html#lobby_live``; a game's board beyond its variant's name
+("7 x 7") is ``pov.variant_detail``, as in the history's rows (``pov.game_row``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from ...models import Game
+from ...pov import other_side, variant_detail
+from ...selectors import (
+    challenges_for,
+    live_games,
+    my_challenges,
+    my_games_mark,
+    open_challenges,
+    variant_label,
+    with_creator_rating,
+)
+from ..forms import NewGameForm
+
+LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed
+
+
+def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
+    side = game.open_side() or "X"
+    rating = getattr(game, "creator_rating", None)
+    return {
+        "game": game,
+        "label": variant_label(game.variant),
+        "detail": variant_detail(game),
+        "creator": game.created_by.get_username(),
+        "creator_rating": round(rating) if rating else None,
+        "their_side": other_side(side),
+        "your_side": side,
+        "invitee": game.invitee.get_username() if game.invitee_id else "",
+        "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
+    }
+
+
+def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby's lists and their version.
+
+    ``lobby_version`` changes whenever a list gains or loses a game or one of its games changes (every change to
+    a game bumps its ``version``): the page's poll sends it back and gets 204 while it holds.
+    """
+    player = request.user
+    lists = [
+        list(with_creator_rating(open_challenges(player))), list(with_creator_rating(challenges_for(player))),
+        list(my_challenges(player)), list(live_games(player)),
+    ]
+    open_list, for_me, mine, live = lists
+    # ... and whenever one of this player's games against someone else moves on (the history's table)
+    signature = repr([[[(g.pk, g.version) for g in games] for games in lists], my_games_mark(player)])
+    return {
+        "open_challenges": [challenge_row(request, g) for g in open_list],
+        "challenges_for_me": [challenge_row(request, g) for g in for_me],
+        "my_challenges": [challenge_row(request, g) for g in mine],
+        "live_games": [
+            {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
+            for g in live
+        ],
+        "lobby_version": hashlib.sha256(signature.encode()).hexdigest()[:16],
+        "lobby_poll": LOBBY_POLL,
+    }
+
+
+def lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """The lobby above the history: its live lists and the form to challenge someone."""
+    return {
+        **lobby_live_context(request),
+        "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
+    }

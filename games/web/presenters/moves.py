@@ -1,0 +1,72 @@
+"""The move list (``games/board.html#moves``) and the replay's words, every move named by its cell name.
+
+The rows are ``GameView.moves`` (ply, side, move, name); the replay adds which step is shown and which moves
+the analysis found to be mistakes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.analysis import MoveVerdict, outcome_words
+from ...pov import GameView, other_side, side_of_ply
+from ...services import mistakes_by_side
+
+
+def mistakes(verdicts: list[MoveVerdict] | None) -> set[int]:
+    """The plies the analysis marks "?" in the move list."""
+    return {ply for ply, v in enumerate(verdicts or (), start=1) if v.mistake}
+
+
+def _or_list(names: list[str]) -> str:
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def analysis_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> dict[str, str]:
+    """The replay's words on the step shown (``ply``: after that move) and the count of mistakes."""
+    counts = mistakes_by_side(verdicts)
+    if ply == 0:
+        text = f"With best play from both sides, this game is {outcome_words(verdicts[0].before, 'X')}." \
+            if verdicts else ""
+        tone = ""
+    else:
+        v = verdicts[ply - 1]
+        head = f"Move {ply}, {v.side} on {view.name(v.move)}:"
+        if v.mistake:
+            text = (
+                f"{head} a mistake. With best play this was {outcome_words(v.before, v.side)}; now it is "
+                f"{outcome_words(v.after, v.side)}. Better: {_or_list([view.name(m) for m in v.best])}."
+            )
+            tone = "mistake"
+        elif v.before == "loss":
+            text = f"{head} {other_side(v.side)} wins whatever {v.side} plays."
+            tone = ""
+        else:
+            text = f"{head} a good move. With best play this is {outcome_words(v.after, v.side)}."
+            tone = "good"
+    if not verdicts:
+        summary = ""
+    elif counts["X"] or counts["O"]:
+        summary = f"Mistakes: X {counts['X']}, O {counts['O']}."
+    else:
+        summary = "No mistakes: both sides kept the best outcome they had."
+    return {"text": text, "tone": tone, "summary": summary}
+
+
+def replay_announcement(view: GameView, ply: int, analysis: dict[str, Any] | None, status_text: str) -> str:
+    """What a screen reader says at each step of the replay: the step, the move shown and its analysis, the result
+    at the end as the status line words it (the visible words are in the swapped part, which readers do not
+    follow)."""
+    moves = view.position.moves
+    total = len(moves)
+    if ply == 0:
+        words = f"Start position, {total} moves in all."
+    else:
+        words = f"Move {ply} of {total}: {side_of_ply(ply)} on {view.name(moves[ply - 1])}."
+    if analysis and analysis["text"]:
+        # past its head ("Move 6, O on a2:"), which the words above already say
+        text = analysis["text"].split(": ", 1)[-1] if ply else analysis["text"]
+        words += f" {text[0].upper()}{text[1:]}"
+    if ply == total and view.game.is_finished:
+        words += f" {status_text}."
+    return words

@@ -1,0 +1,132 @@
+"""The game page's context (``games/game.html`` and its ``#play`` partial), built on one ``GameView``.
+
+Everything the templates show about the game as this viewer sees it is read from the view (``view.can_resign``,
+``view.status_text``, ``view.name(move)``); this module adds only what is the page's own: its URLs, the board
+and move list to draw, how often the page asks for news, its title and what a screen reader announces.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+
+from ...models import Game
+from ...pov import GameView
+from .board import live_board
+
+#: after a two-player game ends, its players' pages keep polling this long for a rematch offer
+REMATCH_WINDOW = timedelta(minutes=10)
+#: polling period while something can change now, and while only a rematch offer can
+POLL_EVERY = "1s"
+POLL_EVERY_FINISHED = "2s"
+#: a player's page in a background tab still asks, less often, so that its title can say "Your turn"
+POLL_HIDDEN = "10s"
+
+#: the game's URLs the #play partial uses, by the names the templates read (``urls.move``)
+GAME_URLS = (
+    ("move", "move"), ("computer", "computer_move"), ("resign", "resign"), ("poll", "poll"), ("draw", "draw"),
+    ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"), ("takeback", "takeback"),
+    ("again", "again"), ("hint", "hint"), ("rematch", "rematch"), ("rematch_accept", "rematch_accept"),
+    ("rematch_decline", "rematch_decline"), ("replay", "replay"), ("accept", "accept"), ("cancel", "cancel"),
+    ("decline", "decline"),
+)
+
+
+@cache
+def _game_url_format(name: str) -> str:
+    """``reverse(name, args=[pk])`` as a format string: a move's answer needs many game URLs."""
+    marker = 987654321
+    return reverse(name, args=[marker]).replace(str(marker), "{}")
+
+
+def game_urls(pk: int) -> dict[str, str]:
+    return {key: _game_url_format(f"games:{name}").format(pk) for key, name in GAME_URLS}
+
+
+def poll_every(view: GameView) -> str:
+    """How often this viewer's page asks for news ("" = never): only where someone else can change the game.
+
+    Spectators (and the invitee of a challenge) while it is not finished; a player of a game between two people
+    while it waits or runs, then for a while after the end for a rematch offer, and as long as one waits for its
+    answer. Not in games against the computer or on one screen: the page itself makes every change.
+    """
+    game = view.game
+    if not view.sides:
+        if game.is_finished or game.created_by_id == view.viewer_id:
+            return ""  # (the creator of a watched game drives it from this page)
+        return POLL_EVERY
+    if not (game.is_two_players or (game.status == Game.Status.OPEN and game.opponent == "human")):
+        return ""
+    if not game.is_finished:
+        return POLL_EVERY
+    if view.rematch_id is not None:
+        return ""
+    # an offer waiting for its answer keeps both pages listening, however late it was made
+    waiting = game.rematch_offered_by_id is not None and not game.rematch_declined
+    if waiting or (game.finished and timezone.now() - game.finished < REMATCH_WINDOW):
+        return POLL_EVERY_FINISHED
+    return ""
+
+
+def claim_poll_at(view: GameView) -> int | None:
+    """For the player waiting on an opponent who stopped playing: the moment (epoch seconds) the page's poll asks
+    for the page again, so that the Claim button appears without a reload."""
+    if view.claim_after is None or view.can_claim_win:
+        return None
+    return int(view.claim_after.timestamp()) + 1
+
+
+def page_title(view: GameView) -> str:
+    """The tab's title says when the other player has moved (or joined), even from the background."""
+    turn = "Your turn · " if view.two_players and view.running and view.game.to_move in view.sides else ""
+    return f"{turn}Game {view.game.pk} · {view.variant.describe()}"
+
+
+def seats(game: Game) -> dict[str, Any]:
+    """Who sits where, for the players line of the game page and the replay."""
+    return {
+        "x_label": game.seat_label("X"),
+        "o_label": game.seat_label("O"),
+        "x_rating": game.rating_change("X"),
+        "o_rating": game.rating_change("O"),
+        # a running game between two players: each seat's rating as the game started
+        "x_rating_now": game.rating_now("X"),
+        "o_rating_now": game.rating_now("O"),
+    }
+
+
+def play_context(
+    request: HttpRequest, view: GameView, *, error: str = "", said: str = "", oob: bool = False,
+    new_page: bool = False,
+) -> dict[str, Any]:
+    """The context of the game page and of its ``#play`` partial: the view and what the page draws of it."""
+    game = view.game
+    every = poll_every(view)
+    return {
+        "view": view,
+        "game": game,
+        "urls": game_urls(game.pk),
+        "board": live_board(view),
+        "moves": view.moves,
+        "nested": view.variant.nested,
+        "variant_label": view.variant.describe(),
+        "page_title": page_title(view),
+        # what a screen reader announces after an htmx answer: the hint, or the latest move (or what was just
+        # done instead, ``said``) and the status, then an offer waiting
+        "hint_name": view.name(view.hint) if view.hint is not None else "",
+        "announce": f"Hint: {view.name(view.hint)}." if view.hint is not None else view.announcement(said=said),
+        "error": error,
+        "poll_every": every,
+        "poll_hidden": POLL_HIDDEN if every and view.sides and not game.is_finished else "",
+        "claim_poll_at": claim_poll_at(view),
+        "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if view.can_cancel else "",
+        "invitee_label": game.invitee.get_username() if game.invitee_id else "",
+        "oob": oob,
+        "new_page": new_page,
+        **seats(game),
+    }

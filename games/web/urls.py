@@ -1,0 +1,36 @@
+"""URLs of the game pages (namespace ``games``), mounted at ``/games/`` by ``config.urls``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from .views import assists, challenges, history, offers, pages, play, replay
+
+app_name = "games"
+
+urlpatterns = [
+    path("", history.history, name="history"),
+    path("new/", pages.game_new, name="new"),
+    path("lobby/", history.lobby, name="lobby"),
+    path("my-turn/", history.my_turn, name="my_turn"),
+    path("<int:pk>/", play.game_detail, name="detail"),
+    path("<int:pk>/move/", play.game_move, name="move"),
+    path("<int:pk>/computer/", play.game_computer_move, name="computer_move"),
+    path("<int:pk>/resign/", play.game_resign_view, name="resign"),
+    path("<int:pk>/replay/", replay.game_replay, name="replay"),
+    path("<int:pk>/play-on/", replay.game_play_on_view, name="play_on"),
+    path("<int:pk>/poll/", play.game_poll, name="poll"),
+    path("<int:pk>/accept/", challenges.challenge_accept_view, name="accept"),
+    path("<int:pk>/cancel/", challenges.challenge_cancel_view, name="cancel"),
+    path("<int:pk>/decline/", challenges.challenge_decline_view, name="decline"),
+    path("<int:pk>/claim/", offers.game_claim_view, name="claim"),
+    path("<int:pk>/takeback/", assists.game_takeback_view, name="takeback"),
+    path("<int:pk>/again/", offers.game_again_view, name="again"),
+    path("<int:pk>/hint/", assists.game_hint_view, name="hint"),
+    path("<int:pk>/draw/", offers.draw_offer_view, name="draw"),
+    path("<int:pk>/draw/accept/", offers.draw_accept_view, name="draw_accept"),
+    path("<int:pk>/draw/decline/", offers.draw_decline_view, name="draw_decline"),
+    path("<int:pk>/rematch/", offers.rematch_offer_view, name="rematch"),
+    path("<int:pk>/rematch/accept/", offers.rematch_accept_view, name="rematch_accept"),
+    path("<int:pk>/rematch/decline/", offers.rematch_decline_view, name="rematch_decline"),
+]

@@ -1,0 +1,10 @@
+"""The game pages' views, a module per screen family; thin: parse the request, call a service, render the view.
+
+- ``play``: the game page, a move, the computer's move, the live poll, resigning;
+- ``offers``: draws, rematches, claiming the win, Play again;
+- ``assists``: takebacks and hints;
+- ``challenges``: accepting, cancelling, declining;
+- ``replay``: the replay with its analysis, and Play on;
+- ``history``: My games with the lobby, and the live parts' polls;
+- ``pages``: a new game, the rules, the leaderboard.
+"""

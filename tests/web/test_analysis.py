@@ -1,0 +1,97 @@
+"""The analysis of a finished game: on the replay page (each step's verdict, mistakes marked in the move list)
+and in the API; never for a game still being played, and not on boards too big to solve exactly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.errors import AnalysisUnavailable
+from games.models import Game
+from games.services import game_analysis, game_resign, move_play
+
+pytestmark = pytest.mark.django_db
+
+#: X in the centre, O on an edge (the mistake: X now wins by force), X forks and wins on the diagonal
+WON_BY_X = [4, 1, 0, 8, 6, 3, 2]
+
+
+def played(game: Game, player, moves: list[int]) -> Game:
+    for move in moves:
+        move_play(game=game, player=player, move=move)
+    return Game.objects.get(pk=game.pk)
+
+
+def replay(client: Client, game: Game, ply: int) -> str:
+    response = client.get(reverse("games:replay", args=[game.pk]), {"ply": ply})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_replay_names_the_mistake_and_the_moves_that_held(make_game, player, player_client):
+    game = played(make_game(), player, WON_BY_X)
+    assert game.is_finished and game.result == "X"
+
+    page = replay(player_client, game, 2)
+    assert 'id="analysis" class="analysis analysis-mistake"' in page  # read out at each step
+    assert "Move 2, O on b3: a mistake. With best play this was a draw; now it is a win for X." in page
+    assert "Better: a3, c3, a1 or c1." in page  # the corners, named as the move list names cells
+    assert "Mistakes: X 0, O 1." in page
+    # In the move list only row 2 carries the mark.
+    assert page.count('class="verdict-mistake"') == 1
+    row2 = re.search(r'<tr[^>]*data-ply="2">(.*?)</tr>', page).group(1)
+    assert "verdict-mistake" in row2
+
+    page = replay(player_client, game, 5)
+    assert "Move 5, X on a1: a good move. With best play this is a win for X." in page and "analysis-good" in page
+    page = replay(player_client, game, 6)
+    assert "Move 6, O on a2: X wins whatever O plays." in page
+    page = replay(player_client, game, 0)
+    assert "With best play from both sides, this game is a draw." in page
+
+
+def test_the_finished_game_page_offers_the_analysis(make_game, player, player_client):
+    game = played(make_game(), player, [4, 1])
+    link = 'id="replay-link"'
+    assert link not in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    game = played(game, player, WON_BY_X[2:])
+    page = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert re.search(r'id="replay-link" href="[^"]+">Replay and analysis</a>', page)
+    big = game_resign(game=make_game(variant="ultimate"), player=player)
+    page = player_client.get(reverse("games:detail", args=[big.pk])).content.decode()
+    assert re.search(r'id="replay-link" href="[^"]+">Replay</a>', page)
+
+
+def test_the_htmx_step_carries_the_verdict_too(make_game, player, player_client):
+    game = played(make_game(), player, WON_BY_X)
+    response = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 2}, HTTP_HX_REQUEST="true")
+    text = response.content.decode()
+    assert response.status_code == 200 and "<html" not in text
+    assert "a mistake" in text and "verdict-mistake" in text
+
+
+def test_no_analysis_while_the_game_is_played(make_game, player, player_client):
+    game = played(make_game(), player, [4, 1])  # O's mistake is on the board, the game goes on
+    page = replay(player_client, game, 2)
+    assert 'id="analysis"' not in page and "verdict-mistake" not in page and "Mistakes:" not in page
+    with pytest.raises(AnalysisUnavailable, match="when the game is over"):
+        game_analysis(game)
+
+
+def test_boards_too_big_to_solve_show_the_moves_only(make_game, player, player_client):
+    game = make_game(variant="ultimate")
+    move_play(game=game, player=player, move=40)
+    game = game_resign(game=game, player=player)
+    page = replay(player_client, game, 1)
+    assert 'id="analysis"' not in page and 'data-ply="1"' in page
+    with pytest.raises(AnalysisUnavailable, match="at most 16 cells"):
+        game_analysis(game)
+
+
+def test_a_finished_game_without_moves(make_game, player, player_client):
+    game = game_resign(game=make_game(), player=player)
+    page = replay(player_client, game, 0)
+    assert "Mistakes:" not in page and "No mistakes" not in page
