@@ -1,5 +1,5 @@
 # The two commands: `make run` (serve the site) and `make test` (the whole suite).
-# Also: `make serve` (production server: gunicorn + whitenoise, DEBUG off) and `make bench-web` (load benchmark).
+# Also: `make serve` (production: gunicorn + whitenoise, DEBUG off, TASK_WORKERS task workers) and `make bench-web`.
 # The interpreter of .venv: Debian's own Python 3.11 when it is there with venv (built with profile-guided and
 # link-time optimisation: a move request costs a quarter less CPU than under pyenv's unoptimised 3.11 here),
 # else python3. `make PYTHON=python3.11 ...` chooses another; `make clean` first to rebuild .venv with it.
@@ -22,8 +22,9 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 migrate: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 
+# The site and a task worker together (Procfile.dev, run by honcho): one Ctrl-C stops both.
 run: migrate
-	$(PY) manage.py runserver 127.0.0.1:8000
+	PORT=8000 $(VENV)/bin/honcho -f Procfile.dev start
 
 # Browser tests drive Debian's chromium; Playwright's own browser download cannot work here.
 chromium:

@@ -8,6 +8,7 @@
 #   DATABASE_URL         the database (default SQLite db.sqlite3)
 #   HOST, PORT           where gunicorn listens (default 127.0.0.1:8000: put a TLS proxy in front)
 #   WEB_CONCURRENCY      gunicorn workers (default 2); see config/gunicorn.conf.py for the rest
+#   TASK_WORKERS         task-queue workers for the computer's thinking (default: one per core)
 #   DJANGO_SECURE_SSL_REDIRECT=0, DJANGO_SECURE_COOKIES=0
 #                        to try it over plain http on this machine (with a proxy doing TLS, leave them on)
 set -euo pipefail
@@ -27,4 +28,5 @@ fi
 "$PY" manage.py check --deploy --fail-level ERROR
 "$PY" manage.py migrate --noinput
 "$PY" manage.py collectstatic --noinput -v 0
-exec "$(dirname "$PY")/gunicorn" -c config/gunicorn.conf.py config.wsgi:application
+# gunicorn and TASK_WORKERS task workers (default: one per core), all stopped together (Procfile, honcho)
+exec "$(dirname "$PY")/honcho" -f Procfile start -c "worker=${TASK_WORKERS:-$(nproc)}"
