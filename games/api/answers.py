@@ -14,27 +14,16 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
 from ..engine import Variant
-from ..errors import GameFinished, MoveConflict, NotComputerTurn
 from ..models import SIDES, Game
 from ..positions import Position
 from ..pov import GameView, SeatsView, game_view, seats_view, side_of_ply
 from ..selectors import game_for_viewer, variant_label
-from ..services import claim_win_after, computer_move
+from ..services import claim_win_after
 
 
 def load_game(request: HttpRequest, game_id: int) -> Game:
     """Game ``game_id`` if the caller may see it; GameNotFound (404 ``not_found``) otherwise."""
     return game_for_viewer(game_id, request.auth)
-
-
-def computer_reply(game: Game) -> Position | None:
-    """Let a computer seat to move play now; None if it is not a computer's turn or the game moved on."""
-    if game.status != Game.Status.ACTIVE or not game.is_computer(game.to_move):
-        return None
-    try:
-        return computer_move(game=game)
-    except (NotComputerTurn, MoveConflict, GameFinished):
-        return None  # someone else triggered it first: the answer shows the game as it stands
 
 
 # Games as JSON ---------------------------------------------------------------------------------------------

@@ -13,10 +13,10 @@ from django.http import HttpRequest
 from ninja import Query, Router, Status
 
 from .. import selectors
-from ..models import LEVELS, Game
+from ..models import Game
 from ..positions import game_position
-from ..services import game_again, game_create, game_from_position, game_resign
-from .answers import computer_reply, game_state, games_summaries, load_game
+from ..services import computer_opening, game_again, game_create, game_from_position, game_resign
+from .answers import game_state, games_summaries, load_game
 from .errors import ERRORS
 from .schemas import GameCreateIn, GameFilters, GameOut, GamePage, PlayOnIn
 
@@ -40,22 +40,21 @@ def list_games(request: HttpRequest, filters: Query[GameFilters]) -> dict[str, A
 
 
 def _started(request: HttpRequest, game: Game) -> Status:
-    """201 with a game just made for the caller, a computer that moves first having moved."""
-    if game.opponent in LEVELS:
-        computer_reply(game)
+    """201 with a game just made for the caller (a quick computer that moves first has moved)."""
     return Status(201, game_state(game_position(load_game(request, game.pk)), request.auth))
 
 
 @router.post("/games", response={201: GameOut, **ERRORS}, summary="Start a game")
 def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
-    """Start a game with the words of the web form. Against a computer that moves first (you chose O),
-    its first move is already played in the answer; for a watched game, call ``computer-move`` to step."""
+    """Start a game with the words of the web form. Against a computer that moves first (you chose O), a quick
+    one's first move is already played in the answer; a slow one (and a watched game) plays from the server's
+    workers: poll the game (``version`` grows with every change), or step a watched game with ``computer-move``."""
     game = game_create(
         player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
         side=payload.side, strategy=payload.strategy or None, invitee=(payload.invite or "").strip() or None,
         private=payload.private,
     )
-    return _started(request, game)
+    return _started(request, computer_opening(game=game))
 
 
 @router.get("/games/{int:game_id}", response={200: GameOut, **ERRORS}, summary="A game's full state")
@@ -91,7 +90,7 @@ def play_on(request: HttpRequest, game_id: int, payload: PlayOnIn) -> Status:
 )
 def play_again(request: HttpRequest, game_id: int) -> Status:
     """For the player who started the game (``403 not_creator`` otherwise): a new game with the same variant,
-    options, opponent, side and computer; as with ``POST /games``, a computer that moves first has moved.
+    options, opponent, side and computer; as with ``POST /games``, a quick computer that moves first has moved.
     Against another player: ``409 rematch_refused`` (offer a rematch instead)."""
     game = game_again(game=load_game(request, game_id), player=request.auth)
     return _started(request, game)

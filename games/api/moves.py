@@ -12,7 +12,7 @@ from ..errors import InvalidMove
 from ..models import Game
 from ..positions import game_variant
 from ..services import computer_move, move_play
-from .answers import computer_reply, load_game, play_answer
+from .answers import load_game, play_answer
 from .errors import ERRORS
 from .schemas import MoveIn, PlayOut
 
@@ -32,13 +32,13 @@ def move_number(game: Game, move: int | str) -> int:
 
 @router.post("/games/{int:game_id}/moves", response={200: PlayOut, **ERRORS}, summary="Play a move")
 def play_move(request: HttpRequest, game_id: int, payload: MoveIn) -> dict[str, Any]:
-    """Play ``move``, given as its cell name (``"b2"``) or its number (``4``); when a computer holds the other
-    seat its reply is played too and is in ``played``."""
+    """Play ``move``, given as its cell name (``"b2"``) or its number (``4``). When a computer that answers in
+    milliseconds holds the other seat, its reply is played too and is in ``played``; a slower one answers from
+    the server's workers (poll the game: ``version`` grows with every change)."""
     game = load_game(request, game_id)
-    before = game.ply
-    position = move_play(game=game, player=request.auth, move=move_number(game, payload.move), ply=payload.ply)
-    position = computer_reply(position.game) or position
-    return play_answer(position, request.auth, before)
+    move = move_number(game, payload.move)
+    position = move_play(game=game, player=request.auth, move=move, ply=payload.ply, reply=True)
+    return play_answer(position, request.auth, game.ply)
 
 
 @router.post(

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django_tasks_db.models import DBTaskResult
 
 from games.engine import get_variant
 from games.errors import MoveConflict
@@ -214,3 +215,16 @@ def test_a_move_costs_a_fixed_number_of_queries(token_client, make_game):
         counts.append(len(queries))
     # the first marks the token used (at most once a minute); none grows with the moves played
     assert max(counts) <= 10 and len(set(counts[1:-1])) == 1, counts
+
+
+def test_a_slow_computer_answers_from_a_worker_not_in_the_request(token_client):
+    # mcts on ultimate (the hard level) thinks for about a second: never inside an API request
+    data = {"variant": "ultimate", "opponent": "hard", "strategy": "mcts", "side": "O"}
+    created = post(token_client, "/api/games", data)
+    assert created.status_code == 201 and created.json()["ply"] == 0 and created.json()["to_move"] == "X"
+    assert DBTaskResult.objects.filter(args_kwargs__kwargs__game_id=created.json()["id"]).count() == 1
+    data = {"variant": "ultimate", "opponent": "hard", "strategy": "mcts", "side": "X"}
+    game_id = post(token_client, "/api/games", data).json()["id"]
+    body = post(token_client, f"/api/games/{game_id}/moves", {"move": "e5"}).json()
+    assert [m["name"] for m in body["played"]] == ["e5"] and body["to_move"] == "O" and not body["your_turn"]
+    assert DBTaskResult.objects.filter(args_kwargs__kwargs__game_id=game_id).count() == 1
