@@ -102,3 +102,11 @@ class GameNotOver(GameError):
 
 class AnalysisUnavailable(GameError):
     """Asked for the analysis of a game still being played, or of a board too big to solve exactly."""
+
+
+class Busy(GameError):
+    """A player asked for more slow computer work (a hint, an analysis) while one of theirs is still waiting."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds: the edges say it (HTTP Retry-After)

@@ -141,6 +141,9 @@ class Game(models.Model):
         max_length=20, blank=True, default="",
         choices=[("pair_limit", "pair limit"), ("too_short", "ended before each player moved")],
     )
+    #: a finished game's analysis once a worker has worked it out (games.services.assists.game_analysis): per move,
+    #: the mover's outcome with best play before and after it and the moves that kept it
+    analysis = models.JSONField(null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)

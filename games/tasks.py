@@ -29,3 +29,16 @@ def computer_turn(game_id: int, version: int) -> str:
     """The computer to move in game ``game_id`` plays, if the game is still at ``version``; what happened, in a
     word (the admin shows it): played, stale, finished, gone."""
     return services.moves.play_computer_turn(game_id=game_id, version=version)
+
+
+@task(queue_name=ASSIST_QUEUE)
+def hint_for(game_id: int, ply: int, player_id: int) -> str:
+    """The hard level's move for the position after ``ply`` moves, stored as the game's hint (``player_id``: who
+    asked, held to one waiting request at a time)."""
+    return services.assists.work_out_hint(game_id=game_id, ply=ply)
+
+
+@task(queue_name=ASSIST_QUEUE)
+def analyse_game(game_id: int, player_id: int | None = None) -> str:
+    """A finished game's analysis, stored on it (``player_id``: who asked, or None when the game's end asked)."""
+    return services.assists.work_out_analysis(game_id=game_id)

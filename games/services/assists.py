@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
-from django.db import transaction
+from dataclasses import asdict
 
+from django.db import transaction
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from .. import tasks
 from ..engine import difficulty
 from ..engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
 from ..errors import (
     AnalysisUnavailable,
+    Busy,
     GameNotFound,
     HintRefused,
     MoveConflict,
@@ -24,6 +29,7 @@ from ..positions import (
     takeback_keep,
 )
 from .common import check_playable, lock_game
+from .computer import LOST_AFTER, answers_at_once
 
 
 def move_takeback(*, game: Game | int, player) -> Game:
@@ -54,48 +60,107 @@ def move_takeback(*, game: Game | int, player) -> Game:
     return locked
 
 
-def move_hint(*, game: Game | int, player) -> tuple[Game, int]:
-    """A move for ``player`` to consider: what the hard level would play here (up to about a second of
-    thought, outside any transaction). Only in a running game with no other person in it (a hint against
-    another player would be help they do not get), on the player's turn. ``hints`` counts them, and the
-    game's version moves on so an open page shows the count. Returns the game and the suggested move.
-    Asked again in the same position, the same move comes back and is not counted again (a slow strategy
-    need not agree with itself, and a reload must not cost a hint).
+def move_hint(*, game: Game | int, player) -> tuple[Game, int | None]:
+    """A move for ``player`` to consider: what the hard level would play here. Only in a running game with no
+    other person in it (a hint against another player would be help they do not get), on the player's turn.
+    ``hints`` counts them, and the game's version moves on so an open page shows it.
+
+    Returns the game and the suggested move; or None for the move while a worker works it out (a strategy that
+    thinks for up to a second never does it inside a request): the page and the API show it when it is stored.
+    Asked again in the same position, the same move (or the same pending request) comes back and is not counted
+    again. A player has at most one slow request (hint or analysis) waiting at a time: another is ``Busy``.
     """
     pk = game if isinstance(game, int) else game.pk
     # read now, not locked; a challenge cancelled meanwhile is no game
-    locked = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=pk).first()
-    if locked is None:
+    seen = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=pk).first()
+    if seen is None:
         raise GameNotFound("this game no longer exists: it was cancelled or declined")
-    sides = locked.sides_of(player)
+    sides = seen.sides_of(player)
     if not sides:
         raise NotSeated("you are not playing in this game")
-    if locked.is_two_players:
+    if seen.is_two_players:
         raise HintRefused("hints are for games against the computer or on one screen, not against another player")
-    check_playable(locked)
-    if locked.to_move not in sides:
-        raise NotYourTurn(f"it is not your turn: {locked.to_move} ({locked.seat_label(locked.to_move)}) is to move")
-    if locked.current_hint is not None:
-        return locked, locked.current_hint
-    variant = game_variant(locked)
-    state = state_after(locked, current_moves(locked))
-    suggestion = difficulty(variant, "hard").choose(state)
+    check_playable(seen)
+    if seen.to_move not in sides:
+        raise NotYourTurn(f"it is not your turn: {seen.to_move} ({seen.seat_label(seen.to_move)}) is to move")
+    if seen.current_hint is not None:
+        return seen, seen.current_hint
+    variant = game_variant(seen)
+    strategy = difficulty(variant, "hard")
+    if not answers_at_once(strategy, variant):
+        if not pending_assist(tasks.hint_for, game_id=seen.pk, ply=seen.ply):
+            check_fair_use(player)
+            tasks.hint_for.enqueue(game_id=seen.pk, ply=seen.ply, player_id=player.pk)
+        return seen, None
+    suggestion = strategy.choose(state_after(seen, current_moves(seen)))
+    return store_hint(game_id=seen.pk, ply=seen.ply, move=suggestion, seen_version=seen.version)
+
+
+def store_hint(*, game_id: int, ply: int, move: int, seen_version: int | None = None) -> tuple[Game, int]:
+    """Store a hint worked out for the position after ``ply`` moves, if the game is still there (and, with
+    ``seen_version``, unchanged since it was read); MoveConflict otherwise."""
     with transaction.atomic():
-        again = lock_game(locked)
-        if again.version != locked.version:
-            if again.ply == locked.ply and again.current_hint is not None:
-                return again, again.current_hint  # a second request for the same hint, answered first
+        again = lock_game(game_id)
+        if again.ply == ply and again.current_hint is not None:
+            return again, again.current_hint  # a second request for the same hint, answered first
+        if again.ply != ply or (seen_version is not None and again.version != seen_version):
             raise MoveConflict("the game moved on while the hint was being worked out; ask again")
         again.hints += 1
-        again.hint_move, again.hint_ply = suggestion, again.ply
+        again.hint_move, again.hint_ply = move, again.ply
         again.version += 1
         again.save(update_fields=["hints", "hint_move", "hint_ply", "version", "updated"])
-    return again, suggestion
+    return again, move
 
 
-def game_analysis(game: Game) -> list[MoveVerdict]:
-    """What each move of a finished game did to its outcome with best play (engine.analysis), kept in the
-    cache: a finished game no longer changes, and a 4 x 4 game takes up to about half a second to solve."""
+def work_out_hint(*, game_id: int, ply: int) -> str:
+    """A worker's task: the hard level's move for the position after ``ply`` moves of game ``game_id``, stored as
+    its hint if the game is still there. What happened in a word: "hinted", "stale" or "gone"."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return "gone"
+    if game.ply != ply or game.status != Game.Status.ACTIVE:
+        return "stale"
+    state = state_after(game, current_moves(game))
+    suggestion = difficulty(state.variant, "hard").choose(state)
+    try:
+        store_hint(game_id=game_id, ply=ply, move=suggestion)
+    except (MoveConflict, GameNotFound):
+        return "stale"
+    return "hinted"
+
+
+#: how long a player is asked to wait before asking again while a slow request of theirs is waiting
+BUSY_RETRY_SECONDS = 5
+
+
+def pending_assist(task, **kwargs: int) -> bool:
+    """Whether a task of ``task`` with these arguments is waiting or running (not one lost with its worker)."""
+    found = DBTaskResult.objects.filter(
+        task_path=task.module_path, status__in=("READY", "RUNNING"),
+        enqueued_at__gt=timezone.now() - LOST_AFTER,
+        **{f"args_kwargs__kwargs__{name}": value for name, value in kwargs.items()},
+    )
+    return found.exists()
+
+
+def check_fair_use(player) -> None:
+    """At most one slow request (a hint, an analysis) per player waits for the workers at a time: one account
+    asking in a loop would otherwise fill the queue before everyone else's."""
+    waiting = DBTaskResult.objects.filter(
+        queue_name=tasks.ASSIST_QUEUE, status__in=("READY", "RUNNING"),
+        enqueued_at__gt=timezone.now() - LOST_AFTER, args_kwargs__kwargs__player_id=player.pk,
+    )
+    if waiting.exists():
+        raise Busy(
+            f"the computer is still working on your last request; ask again in {BUSY_RETRY_SECONDS} seconds",
+            retry_after=BUSY_RETRY_SECONDS,
+        )
+
+
+def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
+    """What each move of a finished game did to its outcome with best play (engine.analysis), stored on the game
+    once worked out. None while a worker works it out: asked for here the first time (``player``: who asks, held
+    to one slow request at a time), or when the game ended. Classic's is worked out at once (milliseconds)."""
     if not game.is_finished:
         raise AnalysisUnavailable("the analysis opens when the game is over (it would tell the players the best moves)")
     variant = game_variant(game)
@@ -104,15 +169,43 @@ def game_analysis(game: Game) -> list[MoveVerdict]:
             f"moves are analysed only on one board of at most {MAX_CELLS} cells, where best play is known exactly; "
             f"this game is {variant.describe()}"
         )
-    moves = current_moves(game)
-    # The verdicts depend on the board's shape and the moves only: games with the same moves share them.
-    key = f"games:analysis:{variant.rows}x{variant.cols}k{variant.k}:{','.join(map(str, moves))}"
-    verdicts = cache.get(key)
-    if verdicts is None:
-        verdicts = analyse(variant, moves)
-        cache.set(key, verdicts, timeout=24 * 3600)
+    if game.analysis is not None:
+        return [MoveVerdict(**{**row, "best": tuple(row["best"])}) for row in game.analysis]
+    if variant.cell_count <= QUICK_ANALYSIS_CELLS:
+        return store_analysis(game_id=game.pk, verdicts=analyse(variant, current_moves(game)))
+    if not pending_assist(tasks.analyse_game, game_id=game.pk):
+        if player is not None:
+            check_fair_use(player)
+        tasks.analyse_game.enqueue(game_id=game.pk, player_id=getattr(player, "pk", None))
+    return None
+
+
+#: boards this small are analysed inside the request (classic: a few milliseconds)
+QUICK_ANALYSIS_CELLS = 9
+
+
+def analyse_when_over(game: Game) -> None:
+    """A game has just ended (in the caller's transaction): a board the solver knows, too big to analyse inside a
+    request, is analysed by a worker now, so that its replay has it when the players open it."""
+    variant = game_variant(game)
+    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
+        tasks.analyse_game.enqueue(game_id=game.pk, player_id=None)
+
+
+def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVerdict]:
+    Game.objects.filter(pk=game_id).update(analysis=[asdict(v) for v in verdicts])
     return verdicts
 
+
+def work_out_analysis(*, game_id: int) -> str:
+    """A worker's task: the analysis of finished game ``game_id``, stored on it. "analysed", or "gone"."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return "gone"
+    if game.analysis is not None:
+        return "analysed"
+    store_analysis(game_id=game_id, verdicts=analyse(game_variant(game), current_moves(game)))
+    return "analysed"
 
 
 def mistakes_by_side(verdicts: list[MoveVerdict]) -> dict[str, int]:

@@ -15,6 +15,7 @@ from ..errors import (
     NotSeated,
 )
 from ..models import Game
+from .assists import analyse_when_over
 from .common import check_playable, lock_game
 from .ratings import rate_game
 
@@ -45,6 +46,8 @@ def end_game(locked: Game, result: str, reason: str) -> Game:
             "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *rate_game(locked)
         ]
     )
+    if locked.ply:
+        analyse_when_over(locked)
     return locked
 
 

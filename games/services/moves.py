@@ -38,6 +38,7 @@ from ..positions import (
     state_after,
 )
 from ..selectors import visible_game
+from .assists import analyse_when_over
 from .common import check_playable
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
 from .ratings import rate_game
@@ -91,8 +92,10 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
         raise _Stale
     insert_rows([Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
                  for ply, move in enumerate(played, start=first)])
-    if state.is_over and (rated := rate_game(game)):
-        update_fields(game, rated)
+    if state.is_over:
+        if rated := rate_game(game):
+            update_fields(game, rated)
+        analyse_when_over(game)
     return Position(game=game, state=state, moves=all_moves)
 
 

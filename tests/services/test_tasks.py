@@ -125,3 +125,70 @@ def test_the_sweep_leaves_games_without_a_computer_to_move_alone(player, other_p
     game = game_create(player=player, variant="classic", opponent="local")
     Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=1))
     assert sweep_computer_turns() == 0 and not DBTaskResult.objects.exists()
+
+
+def test_a_slow_hint_is_worked_out_by_a_worker_once(player):
+    from games.services import move_hint
+
+    game = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")
+    assert move_hint(game=game, player=player)[1] is None
+    assert move_hint(game=game.pk, player=player)[1] is None  # asked again: the same request, not a second
+    assert DBTaskResult.objects.filter(queue_name="assist").count() == 1
+    assert run_tasks() == ["hinted"]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.hints == 1 and stored.current_hint is not None
+    assert move_hint(game=game.pk, player=player)[1] == stored.current_hint  # shown again, not counted again
+    assert Game.objects.get(pk=game.pk).hints == 1
+
+
+def test_one_slow_request_per_player_at_a_time(player):
+    from games.errors import Busy
+    from games.http_errors import http_error
+    from games.services import move_hint
+
+    first = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")
+    second = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")
+    assert move_hint(game=first, player=player)[1] is None
+    with pytest.raises(Busy, match="still working on your last request") as busy:
+        move_hint(game=second, player=player)
+    assert http_error(busy.value).status == 429 and busy.value.retry_after > 0
+    assert DBTaskResult.objects.count() == 1  # nothing enqueued for the second
+    run_tasks()
+    assert move_hint(game=second, player=player)[1] is None  # free again
+
+
+def test_a_hint_for_a_position_taken_back_is_not_stored(player):
+    from games.services import move_hint
+
+    game = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")
+    move_play(game=game, player=player, move=40, quick_reply=True)
+    assert move_hint(game=game, player=player)[1] is None
+    move_takeback(game=game, player=player)
+    assert run_tasks() == ["stale"]
+    assert Game.objects.get(pk=game.pk).hints == 0
+
+
+def test_a_four_by_four_game_is_analysed_by_a_worker_when_it_ends(player):
+    from games.services import game_analysis
+
+    game = game_create(player=player, variant="four", opponent="local")
+    for move in (0, 4, 1, 5, 2, 6, 3):  # X completes the top row
+        move_play(game=game, player=player, move=move)
+    finished = Game.objects.get(pk=game.pk)
+    assert finished.is_finished and finished.analysis is None
+    assert game_analysis(finished, player=player) is None  # being worked out: not a second task
+    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+    assert run_tasks() == ["analysed"]
+    verdicts = game_analysis(Game.objects.get(pk=game.pk))
+    assert [v.move for v in verdicts] == [0, 4, 1, 5, 2, 6, 3] and verdicts[-1].after == "win"
+
+
+def test_classic_is_analysed_at_once(player):
+    from games.services import game_analysis
+
+    game = game_create(player=player, variant="classic", opponent="local")
+    for move in (0, 3, 1, 4, 2):
+        move_play(game=game, player=player, move=move)
+    verdicts = game_analysis(Game.objects.get(pk=game.pk))
+    assert len(verdicts) == 5 and not DBTaskResult.objects.exists()
+    assert Game.objects.get(pk=game.pk).analysis is not None  # stored: not worked out again
