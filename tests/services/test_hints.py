@@ -63,6 +63,7 @@ def test_a_game_that_moved_on_meanwhile_gets_no_stale_hint(make_game, player, mo
             return 0
 
     monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Meanwhile())
+    monkeypatch.setattr(services.assists, "answers_at_once", lambda *args: True)  # worked out in the request
     with pytest.raises(MoveConflict, match="ask again"):
         move_hint(game=game, player=player)
     assert fresh(game).hints == 0
@@ -77,6 +78,7 @@ def test_the_same_position_gets_the_same_hint_once_counted(make_game, player, mo
             return next(answers)
 
     monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Fickle())
+    monkeypatch.setattr(services.assists, "answers_at_once", lambda *args: True)  # worked out in the request
     assert move_hint(game=game, player=player)[1] == 7
     assert move_hint(game=game, player=player)[1] == 7
     assert fresh(game).hints == 1
@@ -102,5 +104,6 @@ def test_two_requests_for_one_hint_get_the_same_move(make_game, player, monkeypa
             return 7
 
     monkeypatch.setattr(services.assists, "difficulty", lambda *args, **kwargs: Slow())
+    monkeypatch.setattr(services.assists, "answers_at_once", lambda *args: True)  # worked out in the request
     assert move_hint(game=game, player=player)[1] == 7  # the hint already given, not "ask again"
     assert fresh(game).hints == 1 and fresh(game).current_hint == 7
