@@ -1,28 +1,48 @@
-"""Help in games without another person (a hint, taking a move back) and a finished game's analysis."""
+"""Help in games without another person (a hint, taking a move back) and a finished game's analysis.
+
+A hint or an analysis that takes the computer more than a moment is worked out by the server's workers, never
+inside a request: the answer is then 202 (``pending``, with ``Retry-After``), and the same request asked again
+later gives the result (a hint is counted once). A player has one such request waiting at a time: another is
+429 ``busy``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
-from ninja import Router
+from django.http import HttpRequest, HttpResponse
+from ninja import Router, Status
 
 from ..engine.analysis import start_outcome
 from ..positions import game_position, game_variant
 from ..services import game_analysis, mistakes_by_side, move_hint, move_takeback
 from .answers import game_state, load_game
-from .errors import ERRORS
-from .schemas import AnalysisOut, GameOut, HintOut
+from .errors import BUSY, ERRORS
+from .schemas import AnalysisOut, GameOut, HintOut, PendingOut
 
 router = Router(tags=["games"])
 
+#: seconds a client is asked to wait before asking again for work the workers do
+PENDING_RETRY = 2
 
-@router.post("/games/{int:game_id}/hint", response={200: HintOut, **ERRORS}, summary="Suggest a move")
-def hint(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    """On your turn, in a running game without another player: the move the hard level would play (up to
-    about a second of thought); it is not played. ``hints`` counts them. Against another player:
-    ``409 hint_refused``; not your turn: ``409 not_your_turn``."""
+
+def _pending(response: HttpResponse, what: str) -> Status:
+    response["Retry-After"] = str(PENDING_RETRY)
+    message = f"the computer is working out {what}; ask again in a moment"
+    return Status(202, {"pending": True, "message": message, "retry_after": PENDING_RETRY})
+
+
+@router.post(
+    "/games/{int:game_id}/hint", response={200: HintOut, 202: PendingOut, **ERRORS, **BUSY}, summary="Suggest a move"
+)
+def hint(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
+    """On your turn, in a running game without another player: the move the hard level would play; it is not
+    played. ``hints`` counts them. Where the hard level thinks for up to a second, 202 ``pending`` while the
+    server's workers work it out: ask again (it is counted once). Against another player: ``409 hint_refused``;
+    not your turn: ``409 not_your_turn``; another slow request of yours still waiting: ``429 busy``."""
     game, move = move_hint(game=load_game(request, game_id), player=request.auth)
+    if move is None:
+        return _pending(response, "a hint")
     name = game_variant(game).cell_name(move)
     return {"move": move, "name": name, "label": name, "hints": game.hints}
 
@@ -37,14 +57,19 @@ def take_back(request: HttpRequest, game_id: int) -> dict[str, Any]:
     return game_state(game_position(game), request.auth)
 
 
-@router.get("/games/{int:game_id}/analysis", response={200: AnalysisOut, **ERRORS}, summary="What each move did")
-def analysis(request: HttpRequest, game_id: int) -> dict[str, Any]:
+@router.get(
+    "/games/{int:game_id}/analysis", response={200: AnalysisOut, 202: PendingOut, **ERRORS, **BUSY},
+    summary="What each move did",
+)
+def analysis(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
     """A finished game on one board of at most 16 cells (classic, 4 x 4, small m,n,k): for each move, the mover's
     outcome with best play before and after it, whether it was a mistake, and the moves that kept the outcome
-    (``best``, and ``best_names`` by cell name). A game still being played, or a bigger board:
-    ``409 analysis_unavailable``."""
+    (``best``, and ``best_names`` by cell name). Worked out once, by the server's workers beyond classic: 202
+    ``pending`` meanwhile. A game still being played, or a bigger board: ``409 analysis_unavailable``."""
     game = load_game(request, game_id)
-    verdicts = game_analysis(game)
+    verdicts = game_analysis(game, player=request.auth)
+    if verdicts is None:
+        return _pending(response, "the analysis")
     variant = game_variant(game)
     start = verdicts[0].before if verdicts else start_outcome(variant)
     name = variant.cell_name

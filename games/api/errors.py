@@ -27,6 +27,8 @@ logger = logging.getLogger("games.api")
 
 #: statuses a refusal may have, documented on every operation
 ERRORS: dict[int, type[Schema]] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+#: and on the operations that ask the workers for slow computer work (hints, analyses): 429 ``busy``
+BUSY: dict[int, type[Schema]] = {429: ErrorOut}
 
 #: the codes of ninja's own HttpError by status
 HTTP_CODES = {400: "invalid_input", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 409: "conflict"}
@@ -71,7 +73,12 @@ def install(api: NinjaAPI) -> None:
 
     def game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
         status, code = http_error(exc)
-        return answer(request, status if status in ERRORS else 400, code, str(exc))
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is None:
+            return answer(request, status, code, str(exc))
+        response = answer(request, status, code, str(exc), retry_after=retry_after)
+        response["Retry-After"] = str(retry_after)
+        return response
 
     def invalid_input(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         message, details = validation_details(exc)

@@ -67,6 +67,17 @@ class ErrorOut(Schema):
     details: list[dict[str, Any]] | None = Field(
         None, description="for invalid_input: one entry per problem, with loc (where) and message"
     )
+    retry_after: int | None = Field(
+        None, description="for busy (429): seconds to wait before asking again (also the Retry-After header)"
+    )
+
+
+class PendingOut(Schema):
+    """202: the server's workers are working it out (a slow computer's hint or analysis); ask again soon."""
+
+    pending: Literal[True] = True
+    message: str = Field(..., examples=["the computer is working it out; ask again in a moment"])
+    retry_after: int = Field(..., description="seconds before asking again (also the Retry-After header)")
 
 
 # Catalogue ----------------------------------------------------------------------------------------

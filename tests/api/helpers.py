@@ -20,3 +20,18 @@ def assert_error(response, status: int, code: str) -> dict:
     assert body["code"] == code, body
     assert isinstance(body["message"], str) and body["message"]
     return body
+
+
+def run_tasks() -> None:
+    """Run every task that is ready, in this process, as a worker of the task queue would."""
+    from unittest import mock
+
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    worker = Worker(
+        queue_names=["computer", "assist"], interval=0, batch=True, backend_name="default", startup_delay=False,
+        max_tasks=None, worker_id="test", excluded_queue_names=[],
+    )
+    # the worker closes stale connections between tasks: not the test's own, which holds its transaction
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        worker.run()
