@@ -21,6 +21,7 @@ from ..errors import (
     NotYourTurn,
     TakebackRefused,
 )
+from ..live import changed
 from ..models import SIDES, Game, Move
 from ..positions import (
     current_moves,
@@ -57,6 +58,7 @@ def move_takeback(*, game: Game | int, player) -> Game:
         locked.hint_ply = locked.hint_move = None  # the position may come back by other moves: no old hint then
         locked.version += 1
         locked.save(update_fields=["ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated"])
+        changed(locked)
     return locked
 
 
@@ -109,6 +111,7 @@ def store_hint(*, game_id: int, ply: int, move: int, seen_version: int | None = 
         again.hint_move, again.hint_ply = move, again.ply
         again.version += 1
         again.save(update_fields=["hints", "hint_move", "hint_ply", "version", "updated"])
+        changed(again)
     return again, move
 
 
@@ -193,7 +196,11 @@ def analyse_when_over(game: Game) -> None:
 
 
 def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVerdict]:
-    Game.objects.filter(pk=game_id).update(analysis=[asdict(v) for v in verdicts])
+    with transaction.atomic():
+        Game.objects.filter(pk=game_id).update(analysis=[asdict(v) for v in verdicts])
+        game = Game.objects.filter(pk=game_id).first()
+        if game is not None:
+            changed(game, lobby=False)  # an open replay shows it
     return verdicts
 
 

@@ -14,6 +14,7 @@ from ..errors import (
     NotInvited,
     OwnChallenge,
 )
+from ..live import changed
 from ..models import Game, Opponent
 from .common import lock_game
 from .ratings import note_ratings
@@ -49,6 +50,7 @@ def challenge_accept(*, game: Game, player) -> Game:
         locked.status = Game.Status.ACTIVE
         locked.turn_started = timezone.now()
         locked.version += 1
+        changed(locked)
         locked.save(
             update_fields=[
                 f"{side.lower()}_player", "status", "turn_started", "version", "updated", *note_ratings(locked)
@@ -71,6 +73,7 @@ def challenge_cancel(*, game: Game, player) -> None:
             raise NotCreator("only the player who made this challenge can cancel it")
         if locked.status != Game.Status.OPEN:
             raise ChallengeTaken("this challenge has already been accepted; resign instead")
+        changed(locked)
         locked.delete()
 
 
@@ -84,5 +87,6 @@ def challenge_decline(*, game: Game, player) -> None:
             raise NotInvited("only the player this challenge was sent to can decline it")
         if locked.status != Game.Status.OPEN:
             raise ChallengeTaken("this challenge has already been accepted; resign instead")
+        changed(locked)
         locked.delete()
 

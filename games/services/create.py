@@ -17,6 +17,7 @@ from ..errors import (
     NotCreator,
     RematchRefused,
 )
+from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
 from ..positions import (
     game_moves,
@@ -121,6 +122,8 @@ def game_create(
 
     with transaction.atomic():
         game.save()
+        if opponent == Opponent.HUMAN:  # a challenge: the lobby and the invitee's badge hear of it
+            changed(game)
         if game.status == Game.Status.ACTIVE and game.is_computer("X"):
             if opponent == Opponent.WATCH:  # it plays itself from now on, at a pace people can follow
                 schedule_computer_move(game, after=WATCH_PACE)

@@ -14,6 +14,7 @@ from ..errors import (
     InvalidGameSettings,
     NotSeated,
 )
+from ..live import changed
 from ..models import Game
 from .assists import analyse_when_over
 from .common import check_playable, lock_game
@@ -48,6 +49,7 @@ def end_game(locked: Game, result: str, reason: str) -> Game:
     )
     if locked.ply:
         analyse_when_over(locked)
+    changed(locked)
     return locked
 
 

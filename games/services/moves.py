@@ -30,6 +30,7 @@ from ..errors import (
     NotSeated,
     NotYourTurn,
 )
+from ..live import changed
 from ..models import Game, Move
 from ..positions import (
     Position,
@@ -90,6 +91,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
         fields += ["status", "finished", "result", "result_reason"]
     if not update_fields(game, fields, unless_changed={"version": seen}):
         raise _Stale
+    changed(game)
     insert_rows([Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
                  for ply, move in enumerate(played, start=first)])
     if state.is_over:

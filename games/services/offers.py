@@ -12,6 +12,7 @@ from ..errors import (
     NotSeated,
     RematchRefused,
 )
+from ..live import changed
 from ..models import Game, Opponent
 from ..positions import (
     game_variant,
@@ -48,6 +49,7 @@ def draw_offer(*, game: Game, player) -> Game:
             locked.draw_offer_ply = locked.ply
             locked.version += 1
             locked.save(update_fields=["draw_offered_by", "draw_offer_ply", "version", "updated"])
+            changed(locked)
     return locked
 
 
@@ -76,6 +78,7 @@ def draw_decline(*, game: Game, player) -> Game:
         locked.draw_offered_by = None
         locked.version += 1
         locked.save(update_fields=["draw_offered_by", "draw_offer_ply", "version", "updated"])
+        changed(locked)
     return locked
 
 
@@ -103,10 +106,12 @@ def _start_rematch(locked: Game) -> Game:
     if variant_obj.options.get("random_start"):
         new.start_board = variant_obj.new_game(seed=random.randrange(2**31)).active_boards[0]
     new.save()
+    changed(new)
     locked.rematch_offered_by = None
     locked.rematch_declined = False
     locked.version += 1
     locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
+    changed(locked)
     return new
 
 
@@ -115,6 +120,7 @@ def _offer_rematch(locked: Game, player) -> None:
     locked.rematch_declined = False
     locked.version += 1
     locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
+    changed(locked)
 
 
 def rematch_offer(*, game: Game, player) -> Game | None:
@@ -168,5 +174,6 @@ def rematch_decline(*, game: Game, player) -> Game:
             locked.rematch_declined = True
         locked.version += 1
         locked.save(update_fields=["rematch_offered_by", "rematch_declined", "version", "updated"])
+        changed(locked)
     return locked
 
