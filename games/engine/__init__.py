@@ -6,25 +6,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from .core import SIDES, IllegalMove, InvalidCellName, State, Variant, cell_names, shown, takeback_keeps
+from .core import (
+    SIDES,
+    IllegalMove,
+    InvalidCellName,
+    PositionError,
+    State,
+    Variant,
+    cell_names,
+    shown,
+    takeback_keeps,
+)
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
+from .records import (
+    Record,
+    RecordError,
+    parse_position,
+    position_string,
+    read_record,
+    read_records,
+    result_token,
+    write_record,
+)
 from .strategies import STRATEGIES, Strategy, get_strategy
-
-VARIANTS: dict[str, type[Variant]] = {cls.key: cls for cls in (Classic, Four, NxN, MNK, Ultimate, Multi)}
-
-
-def get_variant(key: str, **options: Any) -> Variant:
-    """The variant ``key`` with ``options`` (see RULES.md); ValueError names what is wrong."""
-    try:
-        cls = VARIANTS[key]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown variant {shown(key)}; choose one of {', '.join(VARIANTS)}") from None
-    return cls(**options)
-
+from .variants import VARIANTS, get_variant
 
 __all__ = [
     "SIDES",
@@ -46,4 +53,19 @@ __all__ = [
     "Variant",
     "difficulty",
     "get_variant",
+    "Classic",
+    "Four",
+    "NxN",
+    "MNK",
+    "Ultimate",
+    "Multi",
+    "PositionError",
+    "Record",
+    "RecordError",
+    "parse_position",
+    "position_string",
+    "read_record",
+    "read_records",
+    "result_token",
+    "write_record",
 ]

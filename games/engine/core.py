@@ -42,6 +42,38 @@ class InvalidCellName(ValueError):
     message names the board's range."""
 
 
+class PositionError(ValueError):
+    """A position (cells, side to move, ...) that no game of the variant can reach; the message says why."""
+
+
+def count_marks(cells: Sequence[object], what: str) -> tuple[int, int]:
+    """(X's marks, O's marks) of a cells sequence; PositionError for anything but "X", "O" and None."""
+    nx = no = 0
+    for i, value in enumerate(cells):
+        if value == "X" and isinstance(value, str):
+            nx += 1
+        elif value == "O" and isinstance(value, str):
+            no += 1
+        elif value is not None:
+            raise PositionError(f"cell {i} of {what} holds {shown(value)}: a cell is 'X', 'O' or None")
+    return nx, no
+
+
+def side_to_move(nx: int, no: int, to_move: object) -> str:
+    """The side to move of a position with these counts, checked against ``to_move`` (None: not given)."""
+    if not 0 <= nx - no <= 1:
+        raise PositionError(
+            f"X has {nx} marks and O {no}: X moves first and the sides alternate, so X has as many marks as O "
+            "or one more"
+        )
+    side = "X" if nx == no else "O"
+    if to_move is not None and to_move != side:
+        raise PositionError(
+            f"{shown(to_move)} cannot be the side to move: with {nx} X and {no} O on the board it is {side}'s turn"
+        )
+    return side
+
+
 #: surrounding characters a cell name may carry (ASCII spaces only: str.strip() would also eat exotic ones)
 _SPACES = " \t\r\n\f\v"
 
@@ -137,6 +169,14 @@ class Variant(ABC):
 
     @abstractmethod
     def new_game(self) -> State: ...
+
+    def from_position(
+        self, cells: Sequence[str | None], to_move: str | None = None, *,
+        board_winners: Sequence[str | None] | None = None, target: int | None = None,
+    ) -> State:
+        """The state with these cells (and, nested, board owners and target board), without the move history;
+        PositionError for a position no game reaches. See the grid and nested variants."""
+        raise NotImplementedError
 
     def cell_name(self, move: int) -> str:
         """The move's name (RULES.md "Cell names"): 'b2', 'h8', 'e5'. InvalidCellName for a number that is no cell."""

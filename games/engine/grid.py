@@ -8,13 +8,13 @@ checked for a win by a handful of ANDs.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress
 from operator import or_
 from typing import Any
 
-from .core import IllegalMove, State, Variant, grid_cells
+from .core import IllegalMove, PositionError, State, Variant, count_marks, grid_cells, side_to_move
 
 
 @lru_cache(maxsize=64)
@@ -89,6 +89,47 @@ class GridVariant(Variant):
 
     def new_game(self) -> GridState:
         return GridState(self, 0, 0, 0, None, False)
+
+    def from_position(
+        self, cells: Sequence[str | None], to_move: str | None = None, *,
+        board_winners: Sequence[str | None] | None = None, target: int | None = None,
+    ) -> GridState:
+        """The state with these ``cells`` ("X", "O" or None per move number), as a game reaches it.
+
+        The move history is not needed: the side to move follows from the counts (``to_move``, if given, must
+        agree) and the game is over when a side has a line or the board is full. PositionError for a position no
+        game reaches: wrong counts, both sides with a line, a line for the side to move (the other side played
+        on after it), or lines that no single last move can have completed.
+        """
+        if board_winners is not None or target is not None:
+            raise PositionError(f"{self.key!r} has one board: no board winners or target board to give")
+        if isinstance(cells, str | bytes) or len(cells) != self.cell_count:
+            size = len(cells) if isinstance(cells, Sequence) else "no"
+            raise PositionError(f"a {self.describe()} position has {self.cell_count} cells, not {size}")
+        nx, no = count_marks(cells, "the position")
+        side = side_to_move(nx, no, to_move)
+        x = sum(1 << i for i, v in enumerate(cells) if v == "X")
+        o = sum(1 << i for i, v in enumerate(cells) if v == "O")
+        x_line, o_line = self.has_line(x), self.has_line(o)
+        if x_line and o_line:
+            raise PositionError("both X and O have a line: the game ended at the first of them")
+        if not (x_line or o_line):
+            return GridState(self, x, o, nx + no, None, (x | o) == self.full)
+        winner = "X" if x_line else "O"
+        if winner == side:
+            raise PositionError(
+                f"{winner} has a line but it is {side}'s turn: the game ended when the line was made"
+            )
+        mine = x if x_line else o
+        # The winning move is a cell of the winner's without which no line is left (the game was not over before).
+        last = next(
+            (c for c in range(self.cell_count) if mine >> c & 1 and not self.has_line(mine & ~(1 << c))), None
+        )
+        if last is None:
+            raise PositionError(
+                f"{winner}'s lines do not share a cell: no single last move made them, so the game was over before"
+            )
+        return GridState(self, x, o, nx + no, winner, True, last)
 
     def playout(self, state: GridState, rng: random.Random | None = None) -> str | None:
         """Play uniformly random moves to the end; return the winner ("X", "O") or None for a draw."""

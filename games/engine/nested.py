@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import or_
 from typing import Any
 
-from .core import IllegalMove, State, Variant, nested_cell_names, nested_cells
+from .core import (
+    IllegalMove,
+    PositionError,
+    State,
+    Variant,
+    count_marks,
+    nested_cell_names,
+    nested_cells,
+    shown,
+    side_to_move,
+)
 
 LINES3 = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100, 0b100010001, 0b001010100)
 ALL9 = 0b111111111
@@ -308,6 +318,83 @@ class NestedVariant(Variant):
             raise ValueError(f"start_board is not an option of {self.key!r}: its first move may go anywhere")
         return NestedState(self, (0,) * 9, (0,) * 9, 0, 0, 0, -1, 0, None, False)
 
+    def from_position(
+        self, cells: Sequence[str | None], to_move: str | None = None, *,
+        board_winners: Sequence[str | None] | None = None, target: int | None = None,
+    ) -> NestedState:
+        """The state with these 81 ``cells``, small-board owners and ``target`` (the board the next move is sent
+        to; None: any open board), as a game reaches it without its move history.
+
+        ``board_winners`` (9 entries "X" / "O" / None) says who completed a line first on each board; it may be
+        left out when no board has lines of both sides. The side to move follows from the counts (``to_move``,
+        if given, must agree). PositionError for what no game reaches: wrong counts, an owner without a line or
+        a line without an owner, lines of both sides on a board that closed when won, a target that the rules
+        never send to (a closed board; a free choice where the rules send to one board), a game that went on
+        after it was decided.
+        """
+        if isinstance(cells, str | bytes) or len(cells) != 81:
+            size = len(cells) if isinstance(cells, Sequence) else "no"
+            raise PositionError(f"a {self.key} position has 81 cells, not {size}")
+        nx, no = count_marks(cells, "the position")
+        side_to_move(nx, no, to_move)
+        ply = nx + no
+        xs = tuple(sum(1 << c for c in range(9) if cells[9 * b + c] == "X") for b in range(9))
+        os_ = tuple(sum(1 << c for c in range(9) if cells[9 * b + c] == "O") for b in range(9))
+        if board_winners is not None and (isinstance(board_winners, str | bytes) or len(board_winners) != 9):
+            raise PositionError(f"board_winners has one entry per small board (9), not {shown(board_winners)}")
+        xwon = owon = full = 0
+        for b in range(9):
+            x_line, o_line = WIN9[xs[b]], WIN9[os_[b]]
+            owner = board_winners[b] if board_winners is not None else None
+            where = board_label(b)
+            if owner not in ("X", "O", None) or (owner is not None and not isinstance(owner, str)):
+                raise PositionError(f"the winner of {where} is {shown(owner)}: it is 'X', 'O' or None")
+            if board_winners is None and x_line != o_line:
+                owner = "X" if x_line else "O"
+            if x_line and o_line:
+                if self.closes_won:
+                    raise PositionError(f"{where} has lines of both X and O, but it closed when the first was made")
+                if owner is None:
+                    raise PositionError(f"{where} has lines of both X and O: say which side completed one first")
+            elif owner is not None and not (x_line if owner == "X" else o_line):
+                raise PositionError(f"{where} is given to {owner}, who has no line on it")
+            elif owner is None and (x_line or o_line):
+                raise PositionError(f"{where} has a line of {'X' if x_line else 'O'} but is given to nobody")
+            if owner == "X":
+                xwon |= 1 << b
+            elif owner == "O":
+                owon |= 1 << b
+            if xs[b] | os_[b] == ALL9:
+                full |= 1 << b
+        closed = full | xwon | owon if self.closes_won else full
+        over, who = False, -1
+        if ply:
+            mover = (ply - 1) & 1
+            self._check_won_boards(xwon, owon, mover)
+            over, who = self.result(xwon, owon, closed, mover)
+        winner = "XO"[who] if who >= 0 else None
+        if over:
+            if target is not None:
+                raise PositionError(f"the game is over: no board is the target of a next move (given {target!r})")
+            return NestedState(self, xs, os_, xwon, owon, full, -1, ply, winner, True)
+        if target is not None:
+            if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 8:
+                raise PositionError(f"the target board is a board number 0-8 or None (any board), not {target!r}")
+            if closed >> target & 1:
+                raise PositionError(f"the rules never send a move to {board_label(target)}: it is closed")
+        self._check_target(ply, closed, target)
+        return NestedState(self, xs, os_, xwon, owon, full, -1 if target is None else target, ply, None, False)
+
+    def _check_won_boards(self, xwon: int, owon: int, mover: int) -> None:
+        """PositionError when the boards won show that the game was decided before the last move (by ``mover``)."""
+
+    def _check_target(self, ply: int, closed: int, target: int | None) -> None:
+        """PositionError when the rules never leave ``target`` (None: a free choice) after ``ply`` moves."""
+        if ply and target is None and not closed:
+            raise PositionError("a free choice of board comes only first or after a move sends to a closed board")
+        if not ply and target is not None:
+            raise PositionError(f"the first move of {self.key} may go on any board: no target board before it")
+
     # Rule hooks --------------------------------------------------------------------------
     @abstractmethod
     def next_target(self, closed: int, cell: int) -> int:
@@ -391,6 +478,15 @@ class Ultimate(NestedVariant):
             return True, mover
         return closed == ALL9, -1
 
+    def _check_won_boards(self, xwon: int, owon: int, mover: int) -> None:
+        if WIN9[owon if mover == 0 else xwon]:
+            raise PositionError(
+                f"{'OX'[mover]} has three boards in a row, yet {'XO'[mover]} moved after that: the game ended then"
+            )
+        mine = xwon if mover == 0 else owon
+        if WIN9[mine] and all(WIN9[mine & ~(1 << b)] for b in range(9) if mine >> b & 1):
+            raise PositionError(f"{'XO'[mover]}'s lines of boards share no board: the game was decided before")
+
     def winning_mask(self, won: int) -> int:
         mask = 0
         for line in LINES3:  # three won boards in a row
@@ -425,6 +521,14 @@ class Multi(NestedVariant):
 
     def next_target(self, closed: int, cell: int) -> int:
         return NEXT_OPEN[closed][cell]
+
+    def _check_target(self, ply: int, closed: int, target: int | None) -> None:
+        if self.options["random_start"] and not ply and target is None:
+            raise PositionError("with random_start the first move goes on the board drawn: give it as the target")
+        if not self.options["random_start"] and not ply and target is not None:
+            raise PositionError("the first move of multi may go on any board: no target board before it")
+        if ply and target is None:
+            raise PositionError("after a move, multi always sends the next one to an open board: give the target")
 
     def result(self, xwon: int, owon: int, closed: int, mover: int) -> tuple[bool, int]:
         if closed != ALL9:
