@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -228,3 +230,18 @@ def test_a_slow_computer_answers_from_a_worker_not_in_the_request(token_client):
     body = post(token_client, f"/api/games/{game_id}/moves", {"move": "e5"}).json()
     assert [m["name"] for m in body["played"]] == ["e5"] and body["to_move"] == "O" and not body["your_turn"]
     assert DBTaskResult.objects.filter(args_kwargs__kwargs__game_id=game_id).count() == 1
+
+
+@pytest.mark.parametrize(("variant", "options", "moves"), [
+    ("classic", {}, [4, 0, 8]), ("four", {}, [5, 15]), ("nxn", {"size": 7}, [24, 6]),
+    ("mnk", {"rows": 15, "cols": 15, "k": 5}, [112, 0, 224]), ("ultimate", {}, [40, 36, 0]), ("multi", {}, [40, 36]),
+])
+def test_the_page_and_the_api_name_every_move_alike(player_client, make_game, player, variant, options, moves):
+    # issue 18: the same move was G5 on the page and "5 7" in the API
+    game = make_game(variant=variant, options=options, opponent="local")
+    for move in moves:
+        move_play(game=game, player=player, move=move)
+    api = [(m["ply"], m["name"]) for m in player_client.get(f"/api/games/{game.pk}").json()["moves"]]
+    page = player_client.get(f"/games/{game.pk}/").content.decode()
+    listed = [(int(ply), name) for ply, name in re.findall(r'data-ply="(\d+)".*?class="move-name">([a-z]+\d+)', page)]
+    assert listed == api and len(api) == len(moves)
