@@ -1,8 +1,8 @@
 """The board as the templates draw it (``games/board.html#board``): one small dict per cell, named by its cell name.
 
 The web contract (DESIGN.md): every cell carries ``data-cell`` and ``data-mark``; a cell the viewer may play now
-is a button with ``data-move`` (and ``data-name``, its cell name, which board.js says after a first tap). The
-dicts use one-letter keys because a 19 x 19 board has 361 of them and a dict lookup is the template's fastest.
+is a button with ``data-move`` (and ``data-name``, its cell name, which board.js says after a first tap). A cell
+is a tuple the template unpacks, because a 19 x 19 board has 361 of them.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ def column_letters(cols: int) -> list[str]:
 def _cells(
     state: State, moves: range, *, playable: set[int], last: int | None, hint: int | None, winning: set[int],
     extra: Any = None,
-) -> list[dict[str, Any]]:
-    """``m`` move, ``k`` mark, ``n`` name, ``p`` playable, ``h`` the hint, ``c`` extra classes, ``l`` the label;
-    ``extra(move)``: help after the name in the label ("keypad 5", "board 5")."""
+) -> list[tuple[str, str, str, bool, bool, str, str]]:
+    """One tuple per cell, as ``games/board.html#cells`` unpacks it: the move (as text), its mark, its name, whether
+    it is playable, whether it is the hint, extra classes, and its label; ``extra(move)``: help after the name in
+    the label ("keypad 5", "board 5")."""
     variant, marks = state.variant, state.cells
     cells = []
     for m in moves:
@@ -39,9 +40,10 @@ def _cells(
         name = variant.cell_name(m)
         label = f"{name} ({extra(m)})" if extra else name
         if m in playable:
-            hinted = m == hint
-            cells.append({"m": m, "k": "", "n": name, "p": True, "h": hinted, "c": " hint" if hinted else "",
-                          "l": f"{label}, empty, suggested" if hinted else f"{label}, empty"})
+            if m == hint:
+                cells.append((str(m), "", name, True, True, " hint", f"{label}, empty, suggested"))
+            else:
+                cells.append((str(m), "", name, True, False, "", f"{label}, empty"))
             continue
         classes = f" mark-{mark.lower()}" if mark else ""
         label = f"{label}, {mark or 'empty'}"
@@ -50,7 +52,7 @@ def _cells(
         if m in winning:  # a cell of the line that won the game
             classes += " win"
             label += ", in the winning line"
-        cells.append({"m": m, "k": mark, "n": name, "p": False, "h": False, "c": classes, "l": label})
+        cells.append((str(m), mark, name, False, False, classes, label))
     return cells
 
 
