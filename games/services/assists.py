@@ -174,7 +174,7 @@ def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
         )
     if game.analysis is not None:
         return [MoveVerdict(**{**row, "best": tuple(row["best"])}) for row in game.analysis]
-    if variant.cell_count <= QUICK_ANALYSIS_CELLS:
+    if variant.cell_count <= QUICK_ANALYSIS_CELLS or not game.ply:  # milliseconds (no moves: nothing to work out)
         return store_analysis(game_id=game.pk, verdicts=analyse(variant, current_moves(game)))
     if not pending_assist(tasks.analyse_game, game_id=game.pk):
         if player is not None:
