@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.engine import get_variant
 from games.models import Game
 from tests.browser import FINAL_RESULTS, create_game, mark_count, play, play_to_end, sign_up, wait_settled
 
@@ -178,10 +179,10 @@ def test_a_big_board_on_a_touch_screen_takes_two_taps(new_context):
     cell = page.locator('#board button[data-move="112"]')
     cell.tap()  # the first tap only marks the cell (they are about 21 pixels wide here)
     expect(cell).to_have_class(re.compile(r"\barmed\b"))
-    expect(page.locator("#tap-again")).to_have_text("Tap H8 again to play it.")  # said under the board
+    expect(page.locator("#tap-again")).to_have_text("Tap h8 again to play it.")  # under the board, by its name
     page.locator('#board button[data-move="113"]').tap()  # a near miss moves the mark, nothing is played
     expect(page.locator("#board button.armed")).to_have_count(1)
-    expect(page.locator("#tap-again")).to_have_text("Tap J8 again to play it.")
+    expect(page.locator("#tap-again")).to_have_text("Tap i8 again to play it.")
     assert mark_count(page) == 0
     page.locator('#board button[data-move="113"]').tap()  # the second tap on it plays
     expect(page.locator('#board [data-cell="113"]')).to_have_attribute("data-mark", "X")
@@ -305,7 +306,7 @@ def test_each_move_is_announced_for_screen_readers(page: Page):
     wait_settled(page, 2)
     reply = page.locator('#board [data-cell][data-mark="O"]').get_attribute("data-cell")
     # The live region outside #play is kept and only its text changes: the computer's move, then whose turn.
-    expect(announce).to_have_text(f"O played {int(reply) + 1}. Your turn (X)")
+    expect(announce).to_have_text(f"O played {get_variant('classic').cell_name(int(reply))}. Your turn (X)")
     expect(announce).to_have_attribute("data-kept", "yes")
 
 
