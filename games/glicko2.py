@@ -180,10 +180,14 @@ def update(
     tau = _check_number("tau", tau, 0.0, 10.0, low_open=True)
     epsilon = _check_number("epsilon", epsilon, 0.0, 1.0, low_open=True)
     max_deviation = _check_number("the deviation ceiling", max_deviation, 0.0, MAX_DEVIATION, low_open=True)
-    games = [(opponent, _check_score(score)) for opponent, score in results]
-    for opponent, _ in games:
+    games: list[tuple[Glicko, float]] = []
+    for result in results:
+        if not isinstance(result, tuple) or len(result) != 2:
+            raise InvalidRating(f"a result is a pair (opponent, score), not {result!r}")
+        opponent, score = result
         if not isinstance(opponent, Glicko):
             raise InvalidRating(f"an opponent must be a Glicko rating, not {opponent!r}")
+        games.append((opponent, _check_score(score)))
     mu, phi, sigma = player._mu, player._phi, player.volatility
     if not games:
         phi_new = math.sqrt(phi * phi + sigma * sigma)

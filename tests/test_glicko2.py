@@ -242,6 +242,10 @@ def test_bad_scores_are_refused(score):
 def test_bad_opponents_and_constants_are_refused():
     with pytest.raises(InvalidRating, match="opponent must be a Glicko"):
         update(Glicko(), [(1500, 1)])
+    with pytest.raises(InvalidRating, match="a result is a pair"):
+        update(Glicko(), [(Glicko(), 1, 0)])
+    with pytest.raises(InvalidRating, match="a result is a pair"):
+        update(Glicko(), [Glicko()])
     with pytest.raises(InvalidRating, match="tau"):
         update(Glicko(), [], tau=0)
     with pytest.raises(InvalidRating, match="epsilon"):
