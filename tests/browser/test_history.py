@@ -169,25 +169,25 @@ def test_the_replay_speaks_each_step_and_keeps_the_keyboard_focus(page: Page):
     page.locator("#replay-back").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#replay")).to_have_attribute("data-ply", "4")
-    expect(announce).to_have_text(re.compile(r"^Move 4 of 5: O on 5\. "))
+    expect(announce).to_have_text(re.compile(r"^Move 4 of 5: O on b2\. "))
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-back'")
     page.keyboard.press("Enter")
-    expect(announce).to_have_text(re.compile(r"^Move 3 of 5: X on 2\. "))
+    expect(announce).to_have_text(re.compile(r"^Move 3 of 5: X on b3\. "))
 
     page.locator("#replay-last").focus()
     page.keyboard.press("Enter")
-    expect(announce).to_have_text(re.compile(r"^Move 5 of 5: X on 3\. .*X wins\.$"))
+    expect(announce).to_have_text(re.compile(r"^Move 5 of 5: X on c3\. .*X wins\.$"))
     expect(page.locator("#replay-last")).to_have_attribute("aria-disabled", "true")
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-last'")
     page.keyboard.press("Enter")  # at the end it does nothing, and keeps the focus
     expect(page.locator("#replay")).to_have_attribute("data-ply", "5")
     assert page.evaluate("document.activeElement.id") == "replay-last"
 
-    link = page.get_by_role("link", name="Move 2, O on 4")
+    link = page.get_by_role("link", name="Move 2, O on a2")
     link.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#replay")).to_have_attribute("data-ply", "2")
-    expect(announce).to_have_text(re.compile(r"^Move 2 of 5: O on 4\. "))
+    expect(announce).to_have_text(re.compile(r"^Move 2 of 5: O on a2\. "))
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'step-2'")
 
     page.locator("#replay-first").focus()
