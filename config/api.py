@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import NinjaAPI
 
-from games.api import assists, catalogue, challenges, errors, games, moves, offers
+from games.api import assists, catalogue, challenges, errors, games, moves, offers, records
 from games.api.auth import SignedInSession, TokenAuth
 
 api = NinjaAPI(
@@ -21,7 +21,9 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 
-for router in (catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router):
+for router in (
+    catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router
+):
     api.add_router("", router)
 
 errors.install(api)  # after every router: JSON refusals, JSON 405s, 404 for any other path

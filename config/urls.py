@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from config.api import api
 from config.views import healthz, home
+from games.web.views import analysis as game_analysis
 from games.web.views import pages as game_pages
 from players import views as player_views
 
@@ -38,6 +39,10 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("leaderboard/", game_pages.leaderboard_view, name="leaderboard"),
     path("rules/", game_pages.rules_view, name="rules"),
+    path("analysis/", game_analysis.analysis_board, name="analysis"),
+    path("analysis/best/", game_analysis.analysis_best, name="analysis_best"),
+    path("analysis/best/result/", game_analysis.analysis_best_result, name="analysis_best_result"),
+    path("analysis/play/", game_analysis.analysis_play, name="analysis_play"),
     path("players/", include("players.urls")),
     path("games/", include("games.web.urls")),
     path("api/", api.urls),

@@ -104,6 +104,16 @@ class AnalysisUnavailable(GameError):
     """Asked for the analysis of a game still being played, or of a board too big to solve exactly."""
 
 
+class InvalidRecord(GameError):
+    """A game record (or position string) that cannot be imported: the message says where (line, move) and what
+    was wrong; ``line`` and ``move_number`` (the ply) as the engine's RecordError gives them, else None."""
+
+    def __init__(self, message: str, *, line: int | None = None, move_number: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.move_number = move_number
+
+
 class Busy(GameError):
     """A player asked for more slow computer work (a hint, an analysis) while one of theirs is still waiting."""
 

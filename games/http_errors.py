@@ -42,6 +42,7 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.HintRefused: HttpError(409, "hint_refused"),
     errors.GameNotOver: HttpError(409, "game_not_over"),
     errors.AnalysisUnavailable: HttpError(409, "analysis_unavailable"),
+    errors.InvalidRecord: HttpError(400, "invalid_record"),
     errors.Busy: HttpError(429, "busy"),
 }
 

@@ -144,6 +144,16 @@ class Game(models.Model):
     #: a finished game's analysis once a worker has worked it out (games.services.assists.game_analysis): per move,
     #: the mover's outcome with best play before and after it and the moves that kept it
     analysis = models.JSONField(null=True, blank=True, editable=False)
+    #: game records (issue 23): a game read from a record (games.services.records) is ``imported``: finished, never
+    #: rated, owned by the importer, its players named as the record names them (``x_name``/``o_name``, shown by
+    #: ``seat_label``), the record's other tags (Date, Site, Termination...) kept in ``record_tags`` to write back
+    imported = models.BooleanField(default=False)
+    x_name = models.CharField(max_length=150, blank=True, default="")
+    o_name = models.CharField(max_length=150, blank=True, default="")
+    record_tags = models.JSONField(null=True, blank=True)
+    #: a game started from a position (the analysis board): its position string (games.engine.position_string);
+    #: the engine state is rebuilt from it and the moves (games.positions.initial_state). Empty: the usual start.
+    start_position = models.CharField(max_length=1000, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -191,9 +201,12 @@ class Game(models.Model):
         return self.seat_player_id(side) is None and any(self.seat_computer(side))
 
     def is_open_seat(self, side: str) -> bool:
-        return self.seat_player_id(side) is None and not any(self.seat_computer(side))
+        return self.seat_player_id(side) is None and not any(self.seat_computer(side)) and not self.imported
 
     def seat_label(self, side: str) -> str:
+        name = self.x_name if side == "X" else self.o_name
+        if name:  # an imported game: the player as the record names them
+            return name
         player_id = self.seat_player_id(side)
         if player_id is not None:
             player = self.seat_player(side)
@@ -203,7 +216,7 @@ class Game(models.Model):
             return f"Computer ({strategy})"
         if level:
             return f"Computer ({level})"
-        return "open seat"
+        return "unnamed" if self.imported else "open seat"
 
     def sides_of(self, player) -> list[str]:
         """The sides ``player`` sits on: [], ["X"], ["O"] or ["X", "O"] (two players on one screen)."""
@@ -228,8 +241,20 @@ class Game(models.Model):
 
     # State cache -----------------------------------------------------------------------------
     @property
+    def start_side(self) -> str:
+        """Who moves first: X, or the side to move of ``start_position`` (its third field: ``x`` or ``o``)."""
+        fields = self.start_position.split("_", 3)
+        return "O" if len(fields) > 2 and fields[2] == "o" else "X"
+
+    def mover(self, ply: int) -> str:
+        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn."""
+        first = self.start_side
+        return first if ply % 2 == 1 else ("O" if first == "X" else "X")
+
+    @property
     def to_move(self) -> str:
-        return "X" if self.ply % 2 == 0 else "O"
+        first = self.start_side
+        return first if self.ply % 2 == 0 else ("O" if first == "X" else "X")
 
     @property
     def is_finished(self) -> bool:
@@ -270,6 +295,11 @@ class Game(models.Model):
         before = self.x_rating_before if side == "X" else self.o_rating_before
         return None if before is None else round(before)
 
+    @property
+    def termination(self) -> str:
+        """An imported game's Termination tag (how it ended off the board, in the record's words), or ""."""
+        return str((self.record_tags or {}).get("Termination", ""))
+
     def result_text(self) -> str:
         """"X wins", "O wins", "Draw" (with the reason when it is not the obvious one), or ""."""
         if self.result_reason == self.Reason.DECIDED:
@@ -283,7 +313,11 @@ class Game(models.Model):
                 text += f" ({loser} resigned)"
             elif self.result_reason == self.Reason.ABANDONED:
                 text += f" ({loser} stopped playing)"
+            elif self.imported and not self.result_reason and self.termination:
+                text += f" ({self.termination})"
             return text
+        if self.imported and self.is_finished:  # a record whose result is "*": the game stopped unfinished
+            return "Unfinished (imported)"
         return ""
 
 

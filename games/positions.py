@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .engine import State, Variant, get_variant, takeback_keeps
+from .engine import State, Variant, get_variant, parse_position, takeback_keeps
 from .models import Game, Move
 
 
@@ -26,6 +26,10 @@ def game_variant(game: Game) -> Variant:
 
 
 def initial_state(game: Game, variant: Variant | None = None) -> State:
+    """The game's first position: the variant's start, multi's drawn first board, or a stored position string
+    (a game started from the analysis board; the string carries the variant, checked when it was stored)."""
+    if game.start_position:
+        return parse_position(game.start_position)
     variant = variant or game_variant(game)
     if game.start_board is not None:
         return variant.new_game(start_board=game.start_board)

@@ -111,7 +111,7 @@ class GameView:
     def moves(self) -> list[MoveName]:
         variant = self.variant
         return [
-            MoveName(ply=ply, side=side_of_ply(ply), move=move, name=variant.cell_name(move))
+            MoveName(ply=ply, side=self.game.mover(ply), move=move, name=variant.cell_name(move))
             for ply, move in enumerate(self.position.moves, start=1)
         ]
 
@@ -132,7 +132,7 @@ class GameView:
         elif not moves or (game.is_finished and game.result_reason in NOT_ON_THE_BOARD):
             head = ""
         else:
-            head = f"{side_of_ply(len(moves))} played {self.name(moves[-1])}."
+            head = f"{game.mover(len(moves))} played {self.name(moves[-1])}."
         offers = next((words for flag, words in OFFER_WORDS.items() if self.flags.get(flag)), "")
         status = f"{self.status_text.rstrip('.')}." if offers else self.status_text
         return " ".join(part for part in (head, status, offers) if part)
@@ -216,7 +216,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         can_move=active and state.to_move in sides and not state.is_over,
         can_resign=bool(sides) and active,
         # a finished game without another player: its creator may start one more with the same settings
-        can_play_again=game.is_finished and mine and game.opponent != Opponent.HUMAN,
+        can_play_again=game.is_finished and mine and game.opponent != Opponent.HUMAN and not game.imported,
         analysable=game.is_finished and can_analyse(state.variant),
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn

@@ -39,6 +39,13 @@ def hint_for(game_id: int, ply: int, player_id: int) -> str:
 
 
 @task(queue_name=ASSIST_QUEUE)
+def evaluate_position(position: str, player_id: int) -> dict:
+    """The analysis board: the hard level's move and the exact outcome (where known) of a position string
+    (``player_id``: who asked, held to one waiting request at a time); the result is the task's return value."""
+    return services.assists.work_out_evaluation(position=position)
+
+
+@task(queue_name=ASSIST_QUEUE)
 def analyse_game(game_id: int, player_id: int | None = None) -> str:
     """A finished game's analysis, stored on it (``player_id``: who asked, or None when the game's end asked)."""
     return services.assists.work_out_analysis(game_id=game_id)

@@ -105,13 +105,15 @@ def games_summaries(games: Any, viewer: Any) -> list[dict[str, Any]]:
     return [game_summary(game, seats_view(game, viewer)) for game in games]
 
 
-def move_entry(variant: Variant, ply: int, move: int, name: str | None = None) -> dict[str, Any]:
+def move_entry(
+    variant: Variant, ply: int, move: int, name: str | None = None, side: str | None = None
+) -> dict[str, Any]:
     """One move as the API shows it: its number, its cell name (``name``; ``label`` says the same)."""
     name = name if name is not None else variant.cell_name(move)
     nested = variant.nested
     return {
         "ply": ply,
-        "side": side_of_ply(ply),
+        "side": side or side_of_ply(ply),  # a game started from a position may start with O
         "move": move,
         "name": name,
         "board": move // 9 if nested else None,
@@ -133,7 +135,7 @@ def game_state(position: Position, viewer: Any) -> dict[str, Any]:
         board_winners=list(state.board_winners) if variant.nested else None,
         active_boards=(list(state.active_boards) if active else []) if variant.nested else None,
         legal_moves=state.legal_moves() if active else [],
-        moves=[move_entry(variant, m.ply, m.move, m.name) for m in view.moves],
+        moves=[move_entry(variant, m.ply, m.move, m.name, m.side) for m in view.moves],
         rematch=view.rematch_id,
     )
     return data

@@ -184,6 +184,13 @@ class PlayOnIn(BodyIn):
     level: Literal["easy", "medium", "hard"] = Field("hard", description="the computer you play against")
 
 
+class RecordIn(BodyIn):
+    record: str = Field(
+        ..., examples=['[Variant "classic"]\n[Result "1-0"]\n\n1. b2 a3 2. b1 c3 3. b3 1-0\n'],
+        description="a game record (RULES.md \"Game records\"), at most 256 KB of UTF-8",
+    )
+
+
 class SeatOut(Schema):
     side: SideName
     kind: Literal["player", "computer", "open"]

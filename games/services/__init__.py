@@ -7,6 +7,7 @@
 - ``offers``: draw and rematch offers between two players;
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
+- ``records``: a game record imported as a game, a new game from a position string (the analysis board);
 - ``computer`` and ``common``: which strategy sits on a seat, the row lock.
 
 Every function takes keyword-only arguments and writes inside ``transaction.atomic``, so two simultaneous
@@ -24,11 +25,13 @@ from .challenges import challenge_accept, challenge_cancel, challenge_decline
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
 from .endings import claim_win_after, game_claim_win, game_decide, game_resign
-from .moves import computer_move, move_play
+from .moves import ask_computer, computer_move, move_play
 from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
+from .records import game_from_position_string, game_import
 
 __all__ = [
     "answers_at_once",
+    "ask_computer",
     "challenge_accept",
     "challenge_cancel",
     "challenge_create",
@@ -45,6 +48,8 @@ __all__ = [
     "game_create",
     "game_decide",
     "game_from_position",
+    "game_from_position_string",
+    "game_import",
     "game_resign",
     "mistakes_by_side",
     "move_hint",

@@ -9,8 +9,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from .. import tasks
-from ..engine import difficulty
+from ..engine import PositionError, State, difficulty, parse_position
 from ..engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
+from ..engine.strategies.perfect import solver_for
 from ..errors import (
     AnalysisUnavailable,
     Busy,
@@ -213,6 +214,68 @@ def work_out_analysis(*, game_id: int) -> str:
         return "analysed"
     store_analysis(game_id=game_id, verdicts=analyse(game_variant(game), current_moves(game)))
     return "analysed"
+
+
+# The analysis board: any position's best move and outcome --------------------------------------------------
+
+
+def evaluate_state(state: State) -> dict[str, object]:
+    """What the hard level plays in ``state`` (``move``, None once the game is over) and, on a board the exact
+    solver knows, the outcome with best play for the side to move (``outcome``: win, draw, loss; else None)."""
+    if state.is_over:
+        return {"move": None, "outcome": None}
+    outcome = None
+    variant = state.variant
+    if can_analyse(variant):
+        me, opp = (state.x, state.o) if state.to_move == "X" else (state.o, state.x)
+        value = solver_for(variant.rows, variant.cols, variant.k).solve(me, opp, -1, 1)
+        outcome = "win" if value >= 1 else "loss" if value <= -1 else "draw"
+    return {"move": difficulty(variant, "hard").choose(state), "outcome": outcome}
+
+
+def evaluation_is_quick(state: State) -> bool:
+    """Whether the hard level's move and the outcome come in milliseconds here (else a worker works them out)."""
+    variant = state.variant
+    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
+        return False
+    return answers_at_once(difficulty(variant, "hard"), variant)
+
+
+def position_evaluation(*, position: str, player) -> tuple[dict[str, object] | None, str | None]:
+    """The analysis board's "best move": (the evaluation, None) when it is quick; else (None, the id of the task
+    a worker works it out in: ask ``evaluation_result`` for it). A player has one slow request waiting at a
+    time (Busy). AnalysisUnavailable for a string that is no position."""
+    try:
+        state = parse_position(position)
+    except PositionError as err:
+        raise AnalysisUnavailable(f"not a position: {err}") from None
+    if state.is_over or evaluation_is_quick(state):
+        return evaluate_state(state), None
+    check_fair_use(player)
+    result = tasks.evaluate_position.enqueue(position=position, player_id=player.pk)
+    return None, str(result.id)
+
+
+def evaluation_result(*, task_id: str, position: str) -> dict[str, object] | None:
+    """The evaluation a worker worked out for ``position`` in task ``task_id``; None while it works.
+    AnalysisUnavailable when there is no such task for this position, or it failed (ask again)."""
+    try:
+        result = tasks.evaluate_position.get_result(task_id)
+    except Exception:  # no such task, a malformed id, another task's id: all the same to the asker
+        raise AnalysisUnavailable("that request is not known (any more): ask for the best move again") from None
+    if result.kwargs.get("position") != position:
+        raise AnalysisUnavailable("that request was for another position: ask for the best move again")
+    if not result.is_finished:
+        return None
+    try:
+        return result.return_value
+    except ValueError:
+        raise AnalysisUnavailable("the computer could not work it out: ask again") from None
+
+
+def work_out_evaluation(*, position: str) -> dict[str, object]:
+    """A worker's task: ``evaluate_state`` of a position string."""
+    return evaluate_state(parse_position(position))
 
 
 def mistakes_by_side(verdicts: list[MoveVerdict]) -> dict[str, int]:

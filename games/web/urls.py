@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import assists, challenges, history, offers, pages, play, replay
+from .views import assists, challenges, history, live, offers, pages, play, records, replay
 
 app_name = "games"
 
@@ -13,11 +13,15 @@ urlpatterns = [
     path("new/", pages.game_new, name="new"),
     path("lobby/", history.lobby, name="lobby"),
     path("my-turn/", history.my_turn, name="my_turn"),
+    path("live/", live.live, name="live"),
+    path("record/", records.records_download, name="records"),
+    path("import/", records.record_import, name="import"),
     path("<int:pk>/", play.game_detail, name="detail"),
     path("<int:pk>/move/", play.game_move, name="move"),
     path("<int:pk>/computer/", play.game_computer_move, name="computer_move"),
     path("<int:pk>/resign/", play.game_resign_view, name="resign"),
     path("<int:pk>/replay/", replay.game_replay, name="replay"),
+    path("<int:pk>/record/", records.game_record_view, name="record"),
     path("<int:pk>/play-on/", replay.game_play_on_view, name="play_on"),
     path("<int:pk>/poll/", play.game_poll, name="poll"),
     path("<int:pk>/accept/", challenges.challenge_accept_view, name="accept"),

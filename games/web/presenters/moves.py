@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.analysis import MoveVerdict, outcome_words
-from ...pov import GameView, other_side, side_of_ply
+from ...pov import GameView, other_side
 from ...services import mistakes_by_side
 
 
@@ -62,7 +62,7 @@ def replay_announcement(view: GameView, ply: int, analysis: dict[str, Any] | Non
     if ply == 0:
         words = f"Start position, {total} moves in all."
     else:
-        words = f"Move {ply} of {total}: {side_of_ply(ply)} on {view.name(moves[ply - 1])}."
+        words = f"Move {ply} of {total}: {view.game.mover(ply)} on {view.name(moves[ply - 1])}."
     if analysis and analysis["text"]:
         # past its head ("Move 6, O on a2:"), which the words above already say
         text = analysis["text"].split(": ", 1)[-1] if ply else analysis["text"]

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import replace_url
 
+from ...engine import position_string
 from ...errors import AnalysisUnavailable, GameError
 from ...http_errors import http_error
 from ...models import LEVELS, Game
@@ -89,7 +90,11 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
     game, moves = view.game, view.position.moves
     total = len(moves)
     at_end = game.is_finished and ply == total
+    position = position_string(shown)
     return {
+        # the position shown, as a string (docs/records.md) and on the analysis board
+        "position": position,
+        "analysis_url": f"{reverse('analysis')}?variant={position.split('_', 1)[0]}&position={position}",
         "view": view,
         "game": game,
         "urls": game_urls(game.pk),

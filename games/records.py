@@ -1,0 +1,168 @@
+"""Games as records (RULES.md "Game records", like chess's PGN): one game's text, and a player's games streamed.
+
+Reads only: ``game_record`` writes one game with the engine's ``write_record``; ``records_stream`` yields the
+records of a queryset a chunk at a time (``QuerySet.iterator``), the moves of a chunk read in one query where
+the games' move-list caches do not already give them, so that ten thousand games never sit in memory at once.
+The caller has chosen the games (the one loader for one game, ``selectors.game_history`` for a list): only
+games the viewer may see.
+
+A game started from a position (the analysis board, ``Game.start_position``) cannot be read from the
+standard start: its record carries a ``Position`` tag (the start's position string) and its movetext is
+written here; the importer refuses such records with that reason (games.services.records).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from django.db.models import QuerySet
+
+from .engine import RecordError, write_record
+from .models import Game, Move
+from .positions import current_moves, game_variant, initial_state
+
+#: games per chunk of a streamed export: one query for the games, at most one for their moves
+RECORDS_CHUNK = 200
+
+#: record result tokens by the game's stored result
+RESULT_TOKENS = {Game.Result.X: "1-0", Game.Result.O: "0-1", Game.Result.DRAW: "1/2-1/2"}
+
+#: tags an imported game keeps from its record and writes back (the rest the game row says itself)
+OWN_TAGS = ("Variant", "Options", "FirstBoard", "Result", "X", "O", "Position")
+
+
+def result_token(game: Game) -> str:
+    """'1-0', '0-1', '1/2-1/2', or '*' for a game not finished (or an imported one that was not)."""
+    return RESULT_TOKENS.get(game.result, "*") if game.is_finished else "*"
+
+
+def termination(game: Game) -> str:
+    """How a finished game ended, in the words of a Termination tag ("" while it goes on)."""
+    if game.imported:
+        return game.termination
+    if not game.is_finished:
+        return ""
+    loser = {"X": "O", "O": "X"}.get(game.result, "")
+    reason = game.result_reason
+    if reason == Game.Reason.RESIGNED:
+        return f"{loser} resigned"
+    if reason == Game.Reason.ABANDONED:
+        return f"{loser} abandoned the game (stopped playing)"
+    if reason:
+        return game.get_result_reason_display()  # line completed, board full, draw agreed, decided by the staff
+    return "ended before the board decided it"
+
+
+def game_tags(game: Game, *, site: str = "") -> dict[str, str]:
+    """The tags of ``game``'s record after Variant and Options: players, date, site, how it ended; an imported
+    game's own tags (Date, Site, Clock, any other) as its record had them."""
+    tags = {"X": game.seat_label("X"), "O": game.seat_label("O")}
+    if game.imported:
+        kept = {name: str(value) for name, value in (game.record_tags or {}).items() if name not in OWN_TAGS}
+        return tags | kept
+    tags["Date"] = game.created.strftime("%Y.%m.%d") if game.created else ""
+    if site:
+        tags["Site"] = site
+    if game.start_position:
+        tags["Position"] = game.start_position
+    ended = termination(game)
+    if ended:
+        tags["Termination"] = ended
+    return tags
+
+
+def game_record(game: Game, moves: list[int] | None = None, *, site: str = "") -> str:
+    """``game`` as a record (text ending with a newline); ``moves``: its moves if the caller has them (else read
+    from the game's cache or its Move rows)."""
+    if moves is None:
+        moves = current_moves(game)
+    tags = game_tags(game, site=site)
+    token = result_token(game)
+    if game.start_position:
+        return _record_from_position(game, moves, tags, token)
+    try:
+        return write_record(game_variant(game), moves, result=token, tags=tags, start_board=game.start_board)
+    except RecordError:
+        # a result the stored board does not back (a staff decision on a full board...): say so, never fail
+        tags["Termination"] = tags.get("Termination") or "decided off the board"
+        return write_record(game_variant(game), moves, result=token, tags=tags, start_board=game.start_board)
+
+
+def _record_from_position(game: Game, moves: list[int], tags: dict[str, str], token: str) -> str:
+    """The record of a game started from a position string: the Position tag, the moves from there (numbered
+    from 1, ``1...`` when O moves first)."""
+    state = initial_state(game)
+    variant = state.variant
+    header = [("Variant", variant.key)]
+    if variant.option_spec:
+        header.append(("Options", " ".join(f"{k}={int(v)}" for k, v in variant.options.items())))
+    header += [(name, value) for name, value in tags.items() if name != "Termination"]
+    header.append(("Result", token))
+    if tags.get("Termination"):
+        header.append(("Termination", tags["Termination"]))
+    units = []
+    offset = 1 if state.to_move == "O" else 0
+    for index, move in enumerate(moves):
+        ply = index + offset
+        name = variant.cell_name(move)
+        if ply % 2 == 0:
+            units.append(f"{ply // 2 + 1}. {name}")
+        elif index == 0:
+            units.append(f"1... {name}")
+        else:
+            units.append(name)
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in header]
+    return "\n".join([*lines, "", *_wrap([*units, token])]) + "\n"
+
+
+def _escape(value: str) -> str:
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(units: Iterable[str], width: int = 80) -> list[str]:
+    lines, line = [], ""
+    for unit in units:
+        if line and len(line) + 1 + len(unit) >= width:
+            lines.append(line)
+            line = unit
+        else:
+            line = f"{line} {unit}" if line else unit
+    return [*lines, line] if line else lines
+
+
+def _cached_moves(game: Game) -> list[int] | None:
+    """The moves from the row's move-list cache when it is exact (its length is the ply), else None."""
+    text = game.move_list
+    if not text:
+        return [] if game.ply == 0 else None
+    try:
+        moves = [int(m) for m in text.split(",")]
+    except ValueError:
+        return None
+    return moves if len(moves) == game.ply else None
+
+
+def _chunk_records(games: list[Game], site: str) -> Iterator[str]:
+    moves = {game.pk: _cached_moves(game) for game in games}
+    missing = [pk for pk, found in moves.items() if found is None]
+    if missing:  # one query for the chunk's games whose cache is stale
+        for pk in missing:
+            moves[pk] = []
+        rows = Move.objects.filter(game_id__in=missing).order_by("game_id", "ply").values_list("game_id", "move")
+        for pk, move in rows:
+            moves[pk].append(move)
+    for game in games:
+        yield game_record(game, moves[game.pk], site=site) + "\n"
+
+
+def records_stream(games: QuerySet[Game], *, site: str = "", chunk_size: int = RECORDS_CHUNK) -> Iterator[str]:
+    """The records of ``games``, one after another with a blank line between them (``read_records`` reads the
+    whole text back), a chunk of ``chunk_size`` games at a time."""
+    batch: list[Game] = []
+    for game in games.iterator(chunk_size=chunk_size):
+        batch.append(game)
+        if len(batch) >= chunk_size:
+            yield from _chunk_records(batch, site)
+            batch = []
+    if batch:
+        yield from _chunk_records(batch, site)

@@ -1,0 +1,186 @@
+"""Game records on the pages (issue 23): Download on the game page, the replay and My games (streamed, with its
+filters); importing a record (pasted or uploaded); the position string under the replay and the analysis board."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import StreamingHttpResponse
+from django_tasks_db.management.commands.db_worker import Worker
+
+from games.engine import read_record, read_records
+from games.models import Game
+from games.services import game_import, move_play
+from games.services import records as records_service
+from games.services.records import MAX_IMPORT_BYTES
+
+pytestmark = pytest.mark.django_db
+
+CLASSIC = '[Variant "classic"]\n[X "ann"]\n[O "Computer (hard)"]\n[Result "1-0"]\n\n1. b2 a3 2. b1 c3 3. b3 1-0\n'
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def finished(make_game, player) -> Game:
+    game = make_game()
+    for move in (4, 0, 7, 2, 1):
+        move_play(game=game, player=player, move=move)
+    return Game.objects.get(pk=game.pk)
+
+
+# Export ----------------------------------------------------------------------------------------------------
+
+
+def test_a_game_downloads_as_its_record(player_client, make_game, player):
+    game = finished(make_game, player)
+    response = player_client.get(f"/games/{game.pk}/record/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.txt"'
+    record = read_record(response.content.decode())
+    assert record.moves == [4, 0, 7, 2, 1] and record.result == "1-0" and record.tags["Site"] == "testserver"
+
+
+def test_a_game_the_viewer_may_not_see_has_no_record(other_client, make_game, player):
+    game = make_game(private=True)
+    assert other_client.get(f"/games/{game.pk}/record/").status_code == 404
+    assert other_client.get("/games/999999/record/").status_code == 404
+
+
+def test_the_game_page_and_the_replay_offer_the_download(player_client, make_game, player):
+    game = finished(make_game, player)
+    url = f'href="/games/{game.pk}/record/"'
+    assert url in player_client.get(f"/games/{game.pk}/").content.decode()
+    replay = player_client.get(f"/games/{game.pk}/replay/?ply=1").content.decode()
+    assert url in replay
+    # the position shown, as a string, and the analysis board at it
+    assert '<code id="position-string">classic_3.1x1.3_o</code>' in replay
+    assert 'href="/analysis/?variant=classic&amp;position=classic_3.1x1.3_o"' in replay
+
+
+def test_my_games_download_streams_with_the_filters(player_client, make_game, player):
+    finished(make_game, player)
+    make_game(variant="four")
+    response = player_client.get("/games/record/?variant=classic")
+    assert isinstance(response, StreamingHttpResponse) and response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="games-classic.txt"'
+    games = list(read_records(b"".join(response.streaming_content).decode()))
+    assert [g.variant for g in games] == ["classic"]
+    everything = player_client.get("/games/record/?variant=nonsense")  # left out, as the list does
+    assert len(list(read_records(b"".join(everything.streaming_content).decode()))) == 2
+    page = player_client.get("/games/?variant=classic").content.decode()
+    assert 'href="/games/record/?variant=classic"' in page and 'href="/games/import/"' in page
+
+
+# Import ----------------------------------------------------------------------------------------------------
+
+
+def test_a_pasted_record_opens_in_the_replay(player_client):
+    assert player_client.get("/games/import/").status_code == 200
+    response = player_client.post("/games/import/", {"record": CLASSIC})
+    game = Game.objects.get(imported=True)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/replay/"
+    replay = player_client.get(response["Location"]).content.decode()
+    assert "ann" in replay and "Computer (hard)" in replay and "X wins" in replay
+    assert 'id="analysis"' in replay  # classic: the analysis of every move
+
+
+def test_an_uploaded_record_is_read(player_client):
+    upload = SimpleUploadedFile("game.txt", CLASSIC.encode(), content_type="text/plain")
+    response = player_client.post("/games/import/", {"record": upload})
+    assert response.status_code == 302 and Game.objects.filter(imported=True).count() == 1
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"record": CLASSIC.replace("b1 c3", "b1 b1")}, "Line 6, move 4 (O): b1 is already taken"),
+        ({"record": CLASSIC.replace(" 1-0\n", "\n")}, "result"),
+        ({"record": ""}, "nothing was sent"),
+        ({"record": "\x00junk"}, "NUL"),
+        ({"record": SimpleUploadedFile("g.txt", CLASSIC.replace("ann", "Zoë").encode("utf-16"))}, "not UTF-8"),
+        ({"record": SimpleUploadedFile("g.txt", b"x" * (MAX_IMPORT_BYTES + 1))}, "too large"),
+    ],
+    ids=["illegal", "truncated", "empty", "nul", "utf-16", "huge"],
+)
+def test_a_bad_record_is_refused_with_what_was_wrong(player_client, data, words):
+    response = player_client.post("/games/import/", data)
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    assert not Game.objects.filter(imported=True).exists()
+
+
+def test_too_many_imports_are_429_with_retry_after(player_client, player, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 1)
+    game_import(player=player, text=CLASSIC)
+    response = player_client.post("/games/import/", {"record": CLASSIC})
+    assert response.status_code == 429 and int(response["Retry-After"]) > 0
+
+
+def test_an_imported_game_is_private(other_client, player):
+    game = game_import(player=player, text=CLASSIC)
+    assert other_client.get(f"/games/{game.pk}/replay/").status_code == 404
+
+
+# The analysis board ------------------------------------------------------------------------------------------
+
+
+def test_the_board_shows_a_position_and_plays_moves_in_place(player_client):
+    response = player_client.get("/analysis/?variant=classic&position=classic_3.1x1.3_o")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<code id="position-string">classic_3.1x1.3_o</code>' in page and "O to move" in page
+    # a move on the board (htmx): the partial, the line in the address
+    response = player_client.get("/analysis/?position=classic_3.1x1.3_o&moves=&at=0&move=0", **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Push-Url"] == "/analysis/?variant=classic&position=classic_3.1x1.3_o&moves=a3"
+    assert '<code id="position-string">classic_o2.1x1.3_x</code>' in response.content.decode()
+    # step back: the line stays
+    back = player_client.get("/analysis/?position=classic_3.1x1.3_o&moves=a3,c1&at=1").content.decode()
+    assert '<code id="position-string">classic_o2.1x1.3_x</code>' in back and 'id="line-2"' in back
+
+
+def test_the_board_sets_up_a_variant_and_refuses_nonsense(player_client):
+    page = player_client.get("/analysis/?variant=nxn-5").content.decode()
+    assert "nxn-5_5.5.5.5.5_x" in page
+    assert player_client.get("/analysis/?position=classic_xxx.3.3_o").status_code == 400
+    assert player_client.get("/analysis/?variant=four&position=classic_3.3.3_x").status_code == 400
+    bad = player_client.get("/analysis/?position=classic_3.3.3_x&moves=b2,b2")
+    assert bad.status_code == 400 and "Move 2 of the line" in bad.content.decode()
+
+
+def test_the_best_move_on_classic_comes_at_once(player_client):
+    response = player_client.post("/analysis/best/", {"position": "classic_3.1x1.3_o"}, **HTMX)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Best move for O" in text and "a draw" in text
+
+
+def test_a_slow_best_move_is_a_workers_and_the_page_asks_again(player_client):
+    position = "four_4.4.4.4_x"
+    response = player_client.post("/analysis/best/", {"position": position}, **HTMX)
+    text = response.content.decode()
+    assert response.status_code == 200 and "working it out" in text and "load delay:1s" in text
+    task = text.split("task=")[1].split('"')[0]
+    pending = player_client.get(f"/analysis/best/result/?position={position}&task={task}", **HTMX)
+    assert "working it out" in pending.content.decode()
+    worker = Worker(queue_names=["assist"], interval=0, batch=True, backend_name="default", startup_delay=False,
+                    max_tasks=None, worker_id="test", excluded_queue_names=[])
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        worker.run()
+    done = player_client.get(f"/analysis/best/result/?position={position}&task={task}", **HTMX).content.decode()
+    assert "Best move for X" in done and "a draw" in done
+    other = player_client.get(f"/analysis/best/result/?position=classic_3.3.3_x&task={task}", **HTMX)
+    assert other.status_code == 409
+
+
+def test_a_game_starts_from_the_board(player_client, player):
+    response = player_client.post("/analysis/play/", {"position": "classic_3.1x1.3_o", "level": "hard"})
+    game = Game.objects.get(created_by=player)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.start_position == "classic_3.1x1.3_o" and game.sides_of(player) == ["O"]
+    page = player_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Your turn (O)" in page
+    refused = player_client.post("/analysis/play/", {"position": "classic_oxo.1x1.1x1_o", "level": "hard"})
+    assert refused.status_code == 400 and "already over" in refused.content.decode()
