@@ -291,7 +291,7 @@ def game_row(game: Game, player: Any) -> GameRow:
         else:
             outcome = "In progress" if game.status == Game.Status.ACTIVE else "Waiting"
     else:
-        me = "X and O" if sides else "watching"
+        me = "X and O" if sides else "imported" if game.imported else "watching"
         opponent = "two players, one screen" if sides else f"{game.seat_label('X')} vs {game.seat_label('O')}"
         # "Drawn", as in the player's own games; "X wins" says who did
         outcome = "Drawn" if game.result == Game.Result.DRAW else (

@@ -40,6 +40,8 @@ def _seat(game: Game, side: str) -> dict[str, Any]:
     player = game.seat_player(side) if game.seat_player_id(side) is not None else None
     level, strategy = game.seat_computer(side)
     kind = "player" if player is not None else ("computer" if level or strategy else "open")
+    if kind == "open" and game.imported:
+        kind = "named"
     return {
         "side": side, "kind": kind, "username": player.get_username() if player is not None else None,
         "level": level or None, "strategy": strategy or None, "label": game.seat_label(side),
@@ -74,6 +76,7 @@ def game_summary(game: Game, seen: GameView | SeatsView) -> dict[str, Any]:
         "result_reason": game.result_reason or None,
         "result_text": game.result_text(),
         "ply": game.ply,
+        "imported": game.imported,
         "to_move": seen.to_move,
         "seats": [_seat(game, side) for side in SIDES],
         "your_sides": list(seen.sides),

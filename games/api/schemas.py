@@ -193,7 +193,9 @@ class RecordIn(BodyIn):
 
 class SeatOut(Schema):
     side: SideName
-    kind: Literal["player", "computer", "open"]
+    kind: Literal["player", "computer", "open", "named"] = Field(
+        ..., description="named: a seat of an imported game, named as its record names the player (label)"
+    )
     username: str | None = None
     level: str | None = None
     strategy: str | None = None
@@ -260,6 +262,7 @@ class GameSummaryOut(Schema):
     result_text: str
     ply: int
     to_move: SideName | None = Field(..., description="null once the game is finished")
+    imported: bool = Field(False, description="read from a game record (POST /games/import): never rated")
     seats: list[SeatOut]
     your_sides: list[SideName]
     your_turn: bool

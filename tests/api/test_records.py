@@ -43,7 +43,8 @@ def test_an_import_answers_201_with_the_games_json(token_client, player):
     assert game.imported and game.created_by == player
     assert data == token_client.get(f"/api/games/{game.pk}").json()
     assert data["status"] == "finished" and data["result"] == "X" and data["ply"] == 5
-    assert [seat["label"] for seat in data["seats"]] == ["ann", "bob"]
+    assert [seat["label"] for seat in data["seats"]] == ["ann", "bob"] and data["imported"] is True
+    assert [seat["kind"] for seat in data["seats"]] == ["named", "named"]
     assert [m["name"] for m in data["moves"]] == ["b2", "a3", "b1", "c3", "b3"]
     again = read_record(token_client.get(f"/api/games/{game.pk}/record").content.decode())
     assert again.moves == read_record(CLASSIC).moves and (again.tags["X"], again.tags["O"]) == ("ann", "bob")

@@ -84,6 +84,9 @@ def test_a_pasted_record_opens_in_the_replay(player_client):
     replay = player_client.get(response["Location"]).content.decode()
     assert "ann" in replay and "Computer (hard)" in replay and "X wins" in replay
     assert 'id="analysis"' in replay  # classic: the analysis of every move
+    assert "X wins" in player_client.get(f"/games/{game.pk}/").content.decode()
+    row = player_client.get("/games/").content.decode().split(f'data-game="{game.pk}"')[1].split("</tr>")[0]
+    assert "imported" in row and "ann vs Computer (hard)" in row
 
 
 def test_an_uploaded_record_is_read(player_client):
