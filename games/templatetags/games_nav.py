@@ -1,6 +1,6 @@
 """``{% nav_waiting as waiting %}``: what waits for the signed-in player (the navigation's badges): games for their
 move, challenges sent to them; ``{% my_turn_poll %}``: how often an open page asks again
-(``games/partials/_my_turn.html``).
+(``base.html#my_turn``).
 
 A tag rather than a context processor: only the full pages' navigation asks, so an htmx answer does not pay for
 it, not even for a lazy value.
