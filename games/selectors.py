@@ -410,13 +410,17 @@ def rated_variants() -> list[str]:
 
 def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
     """Running games whose side to move is a computer seat, unchanged since ``changed_before``: the workers'
-    sweep makes sure each has a live task (X moves when the ply is even)."""
+    sweep makes sure each has a live task (X moves when the ply is even, unless the game started from a position
+    with O to move: its ``start_position``'s third field is ``o``)."""
     def computer(side: str) -> Q:
         return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
 
+    o_first = Q(start_position__regex=r"^[^_]+_[^_]+_o")
+    x_to_move = (Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)
+    o_to_move = (Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)
     return (
         Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=changed_before)
         .annotate(ply_parity=Mod("ply", 2))
-        .filter((computer("x") & Q(ply_parity=0)) | (computer("o") & Q(ply_parity=1)))
+        .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
         .order_by("updated")
     )

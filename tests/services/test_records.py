@@ -190,6 +190,23 @@ def test_a_game_starts_from_a_position_with_o_to_move(player):
     assert '[Position "classic_3.1x1.3_o"]' in record and "1... a3" in record
 
 
+def test_the_sweep_finds_a_computer_to_move_first_from_a_position(player):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.selectors import games_waiting_for_computer
+
+    # X on b2 of 4 x 4, O to move, the player on X: the hard computer (O, a worker's) moves first
+    game = game_from_position_string(player=player, position="four_4.1x2.4.4_o", level="hard", side="X")
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(minutes=5))
+    waiting = games_waiting_for_computer(changed_before=timezone.now() - timedelta(minutes=1))
+    assert list(waiting.values_list("pk", flat=True)) == [game.pk]
+    mine = game_from_position_string(player=player, position="four_4.1x2.4.4_o", level="hard")  # the player's O
+    Game.objects.filter(pk=mine.pk).update(updated=timezone.now() - timedelta(minutes=5))
+    assert mine.pk not in set(waiting.values_list("pk", flat=True))
+
+
 def test_a_position_string_is_checked(player):
     with pytest.raises(InvalidGameSettings, match="position"):
         game_from_position_string(player=player, position="classic_xxx.3.3_o", level="hard")
