@@ -14,6 +14,7 @@ This works on SQLite and PostgreSQL alike with no extra server; see docs/operati
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import threading
 import time
@@ -109,19 +110,29 @@ class Subscription:
 class Hub:
     """One per process: a thread reading new events and handing them to the subscriptions of their topics."""
 
-    def __init__(self, every: float = POLL_EVERY) -> None:
+    def __init__(self, every: float = POLL_EVERY, *, threaded: bool = True) -> None:
         self.every = every
+        self.threaded = threaded  # False: the caller reads (read_once), as tests do
         self._subs: dict[str, set[Subscription]] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._last_id: int | None = None
         self._pruned = 0.0
+        self._stop = threading.Event()
+        atexit.register(self._stop.set)  # a process shutting down: no read on a closing interpreter
+
+    def prime(self) -> None:
+        """Note where the events stand now, before a page subscribes: whatever happens after it is heard (call from
+        a thread that may query, e.g. a view; the page catches up on what came before when its stream opens)."""
+        with self._lock:
+            if self._last_id is None:
+                self._last_id = Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
     def subscribe(self, subscription: Subscription) -> Subscription:
         with self._lock:
             for topic in subscription.topics:
                 self._subs.setdefault(topic, set()).add(subscription)
-            if self._thread is None or not self._thread.is_alive():
+            if self.threaded and (self._thread is None or not self._thread.is_alive()):
                 self._thread = threading.Thread(target=self._run, name="live-hub", daemon=True)
                 self._thread.start()
         return subscription
@@ -141,19 +152,17 @@ class Hub:
             return len({sub for subs in self._subs.values() for sub in subs})
 
     def _run(self) -> None:
-        while True:
+        while not self._stop.wait(self.every):
             try:
                 self.read_once()
             except DatabaseError:  # a locked or restarting database: read again shortly
                 logger.warning("live hub: reading events failed", exc_info=True)
                 close_old_connections()
-            time.sleep(self.every)
 
     def read_once(self) -> int:
         """Read the events since the last read and notify their subscribers; the number read."""
         if self._last_id is None:
-            latest = Event.objects.order_by("-id").values_list("id", flat=True).first()
-            self._last_id = latest or 0
+            self.prime()
             return 0
         rows = list(
             Event.objects.filter(id__gt=self._last_id).order_by("id").values_list("id", "game_id", "players", "lobby")

@@ -11,7 +11,7 @@ from ..engine import InvalidCellName
 from ..errors import InvalidMove
 from ..models import Game
 from ..positions import game_variant
-from ..services import computer_move, move_play
+from ..services import ask_computer, move_play
 from .answers import load_game, play_answer
 from .errors import ERRORS
 from .schemas import MoveIn, PlayOut
@@ -45,8 +45,9 @@ def play_move(request: HttpRequest, game_id: int, payload: MoveIn) -> dict[str, 
     "/games/{int:game_id}/computer-move", response={200: PlayOut, **ERRORS}, summary="Let the computer to move play"
 )
 def play_computer_move(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    """For games where a computer is to move (watched games, or a reply that did not happen): one move."""
+    """For games where a computer is to move: a quick computer plays now; a slow one thinks in a worker (its move
+    is queued if it was not), and its move shows in `GET /api/games/{id}` when it is stored."""
     game = load_game(request, game_id)
     before = game.ply
-    position = computer_move(game=game, player=request.auth)
+    position = ask_computer(game=game, player=request.auth)
     return play_answer(position, request.auth, before)

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from games.pk_lookup import insert_rows, update_fields
 
+from .. import tasks
 from ..engine import IllegalMove, State
 from ..errors import (
     GameFinished,
@@ -65,7 +67,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     first = len(moves) + 1
     all_moves = [*moves, *played]
     seen = game.version
-    game.ply = state.ply
+    game.ply = len(all_moves)  # not state.ply: a game from a position (start_position) has marks before its moves
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     fields = ["ply", "move_list", "version", "updated"]
@@ -76,7 +78,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     if offered_by is not None and (
         state.is_over
         # a move by the player the draw was offered to declines it
-        or any(game.seat_player_id("X" if ply % 2 == 1 else "O") != offered_by for ply, _ in enumerate(played, first))
+        or any(game.seat_player_id(game.mover(ply)) != offered_by for ply, _ in enumerate(played, first))
     ):
         game.draw_offered_by = None
         fields.append("draw_offered_by")
@@ -92,7 +94,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     if not update_fields(game, fields, unless_changed={"version": seen}):
         raise _Stale
     changed(game)
-    insert_rows([Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+    insert_rows([Move(game=game, ply=ply, move=move, side=game.mover(ply))
                  for ply, move in enumerate(played, start=first)])
     if state.is_over:
         if rated := rate_game(game):
@@ -236,3 +238,22 @@ def play_computer_turn(*, game_id: int, version: int) -> str:
     except (MoveConflict, NotComputerTurn, GameFinished):
         return "stale"
     return "played"
+
+
+def ask_computer(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
+    """Someone asks the computer to move now (a page or an API client that saw a computer to move): a quick one
+    plays in this request; a slow one is left to the workers, with a task enqueued if none is waiting for it.
+    Returns the game as it stands. NotComputerTurn, GameFinished and the like as ``computer_move``."""
+    seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+    _check_computer_turn(seen, player)
+    variant = game_variant(seen)
+    if answers_at_once(seat_strategy(seen, seen.to_move, variant), variant):
+        return computer_move(game=seen.pk, player=player, missing_if_hidden=missing_if_hidden)
+    if not DBTaskResult.objects.filter(
+        task_path=tasks.computer_turn.module_path, status__in=("READY", "RUNNING"),
+        args_kwargs__kwargs__game_id=seen.pk, args_kwargs__kwargs__version=seen.version,
+    ).exists():
+        with transaction.atomic():
+            schedule_computer_move(seen)
+    moves = current_moves(seen)
+    return Position(game=seen, state=state_after(seen, moves), moves=moves)

@@ -57,13 +57,16 @@ def parse_count(raw: str) -> int | None:
 
 def render_play(
     request: HttpRequest, position: Position, *, error: str = "", status: int = 200, hint: int | None = None,
-    new_page: bool = False, said: str = "",
+    new_page: bool = False, said: str = "", hint_pending: bool = False,
 ) -> HttpResponse:
     """The game page, or for htmx its ``#play`` (with the players and the announcement out of band); ``new_page``:
     that #play replaces another game's (Play again), so it brings the page title too; ``said``: what the
-    announcement says was done, when that was not a move."""
+    announcement says was done, when that was not a move; ``hint_pending``: a worker is working out the hint just
+    asked for (the page says so and listens for it)."""
     view = game_view(position, request.user, hint=hint)
-    context = play_context(request, view, error=error, said=said, oob=bool(request.htmx), new_page=new_page)
+    context = play_context(
+        request, view, error=error, said=said, oob=bool(request.htmx), new_page=new_page, hint_pending=hint_pending
+    )
     template = "games/game.html#play" if request.htmx else "games/game.html"
     response = render(request, template, context, status=status)
     # The page drops a late answer older than what it already shows (a poll racing a move); versions are compared

@@ -103,7 +103,9 @@ def test_the_badge_asks_again_with_the_count_it_shows(duel, player, player_clien
     html = player_client.get(reverse("leaderboard")).content.decode()
     badge_html = html.split('id="my-turn"')[1].split("</span></a></span>")[0]
     assert f'hx-get="{reverse("games:my_turn")}?n=1&amp;c=0"' in badge_html
-    assert "every 10s [!document.hidden]" in badge_html and "my-turn from:body" in badge_html
+    # pushed notices first (live-me), a poll while the push is down (data-poll: static/js/live.js)
+    assert "live-me from:body" in badge_html and "every 10s" in badge_html and "data-poll" in badge_html
+    assert "my-turn from:body" in badge_html and "[" not in badge_html.split("hx-trigger=")[1].split('"')[1]
 
 
 def test_the_badge_poll_is_204_while_the_count_holds(duel, player, other_player, player_client, other_client):

@@ -190,7 +190,7 @@ def test_game_page_not_your_turn_has_no_buttons(player_client, player):
     html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert data_moves(html) == []
     assert "Computer is thinking" in html
-    assert reverse("games:computer_move", args=[game.pk]) in html
+    assert 'id="poll"' in html  # the page listens for the move (a worker's, or a quick computer's)
 
 
 def test_nested_board_markup(player_client, make_game, player):
@@ -297,23 +297,26 @@ def test_htmx_move_with_a_fast_computer_gets_the_reply_in_the_same_answer(player
     assert game.ply == 2 and list(game.moves.values_list("ply", "side")) == [(1, "X"), (2, "O")]
 
 
-def test_htmx_move_leaves_a_slow_computer_reply_to_second_request(player_client, player):
-    # alphabeta at its default depth (3) counts as slow: the page shows the move and asks for the reply next.
+def test_htmx_move_leaves_a_slow_computer_reply_to_a_worker(player_client, player):
+    # alphabeta at its default depth (3) counts as slow: the page shows the move at once, a worker replies, and the
+    # page (listening: push first, its poll as the fallback) shows the reply when it is stored.
+    from django_tasks_db.models import DBTaskResult
+
+    from tests.services.test_tasks import run_tasks
+
     game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="alphabeta")
     html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, **HTMX).content.decode()
-    assert "Computer is thinking" in html and 'hx-trigger="load' in html
+    assert "Computer is thinking" in html and 'id="poll"' in html and 'hx-trigger="load' not in html
+    game.refresh_from_db()
+    assert game.ply == 1 and DBTaskResult.objects.filter(status="READY").count() == 1
+    # asking the computer from the page (an old tab, no JavaScript) queues nothing more and thinks nothing here
+    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
+    assert response.status_code == 200 and DBTaskResult.objects.count() == 1
     game.refresh_from_db()
     assert game.ply == 1
-    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
-    assert response.status_code == 200
-    game.refresh_from_db()
-    assert game.ply == 2
-    assert "Your turn (X)" in response.content.decode()
-    # A repeated trigger (e.g. two tabs) changes nothing and just shows the game.
-    response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
-    assert response.status_code == 200
-    game.refresh_from_db()
-    assert game.ply == 2
+    assert run_tasks() == ["played"]
+    poll = player_client.get(reverse("games:poll", args=[game.pk]), {"v": 1}, **HTMX)
+    assert poll.status_code == 200 and "Your turn (X)" in poll.content.decode()
 
 
 def test_finishing_shows_result_words(player_client, make_game, player):
@@ -337,8 +340,8 @@ def test_draw_shows_draw(player_client, make_game, player):
 def test_watch_game_advances_move_by_move(player_client, player):
     game = game_create(player=player, variant="classic", options={}, opponent="watch", side="X", strategy="random")
     html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "Computer is thinking" in html and "Next move" in html and data_moves(html) == []
-    for expected in (1, 2, 3):
+    assert "Computer is thinking" in html and data_moves(html) == []
+    for expected in (1, 2, 3):  # a quick computer asked from the page plays at once
         response = player_client.post(reverse("games:computer_move", args=[game.pk]), **HTMX)
         assert response.status_code == 200
         game.refresh_from_db()

@@ -33,7 +33,7 @@ GAME_URLS = (
     ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"), ("takeback", "takeback"),
     ("again", "again"), ("hint", "hint"), ("rematch", "rematch"), ("rematch_accept", "rematch_accept"),
     ("rematch_decline", "rematch_decline"), ("replay", "replay"), ("accept", "accept"), ("cancel", "cancel"),
-    ("decline", "decline"),
+    ("decline", "decline"), ("record", "record"),
 )
 
 
@@ -51,15 +51,16 @@ def game_urls(pk: int) -> dict[str, str]:
 def poll_every(view: GameView) -> str:
     """How often this viewer's page asks for news ("" = never): only where someone else can change the game.
 
-    Spectators (and the invitee of a challenge) while it is not finished; a player of a game between two people
-    while it waits or runs, then for a while after the end for a rematch offer, and as long as one waits for its
-    answer. Not in games against the computer or on one screen: the page itself makes every change.
+    Spectators (and the invitee of a challenge) while it is not finished; anyone while a computer is to move (it
+    thinks in a worker); a player of a game between two people while it waits or runs, then for a while after the
+    end for a rematch offer, and as long as one waits for its answer. Not on one screen: the page makes every
+    change. (Pushed notices come first, static/js/live.js: these polls are the fallback.)
     """
     game = view.game
-    if not view.sides:
-        if game.is_finished or game.created_by_id == view.viewer_id:
-            return ""  # (the creator of a watched game drives it from this page)
+    if view.computer_to_move and view.running:
         return POLL_EVERY
+    if not view.sides:
+        return "" if game.is_finished else POLL_EVERY
     if not (game.is_two_players or (game.status == Game.Status.OPEN and game.opponent == "human")):
         return ""
     if not game.is_finished:
@@ -102,11 +103,11 @@ def seats(game: Game) -> dict[str, Any]:
 
 def play_context(
     request: HttpRequest, view: GameView, *, error: str = "", said: str = "", oob: bool = False,
-    new_page: bool = False,
+    new_page: bool = False, hint_pending: bool = False,
 ) -> dict[str, Any]:
     """The context of the game page and of its ``#play`` partial: the view and what the page draws of it."""
     game = view.game
-    every = poll_every(view)
+    every = poll_every(view) or (POLL_EVERY if hint_pending else "")
     return {
         "view": view,
         "game": game,
@@ -121,6 +122,7 @@ def play_context(
         "hint_name": view.name(view.hint) if view.hint is not None else "",
         "announce": f"Hint: {view.name(view.hint)}." if view.hint is not None else view.announcement(said=said),
         "error": error,
+        "hint_pending": hint_pending,
         "poll_every": every,
         "poll_hidden": POLL_HIDDEN if every and view.sides and not game.is_finished else "",
         "claim_poll_at": claim_poll_at(view),

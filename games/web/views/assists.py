@@ -23,7 +23,8 @@ def game_hint_view(request: HttpRequest, pk: int) -> HttpResponse:
         game, move = move_hint(game=game, player=request.user)
     except GameError as err:
         return refused(request, game, err)
-    return render_play(request, fresh_position(game), hint=move)
+    # a slow hint is worked out by a worker: the page says so, and shows it when it is stored
+    return render_play(request, fresh_position(game), hint=move, hint_pending=move is None)
 
 
 def _taken_back(request: HttpRequest, game: Game) -> HttpResponse:

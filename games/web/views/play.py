@@ -14,7 +14,7 @@ from ...errors import GameError, InvalidMove, MoveConflict, NotComputerTurn
 from ...models import Game
 from ...positions import fresh_position, game_position
 from ...selectors import can_view, rematch_id
-from ...services import computer_move, game_resign, move_play
+from ...services import ask_computer, game_resign, move_play
 from ..responses import game_action, load_game, message, parse_count, parse_move, refused, render_play
 
 
@@ -61,7 +61,7 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_computer_move(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        position = computer_move(game=pk, player=request.user, missing_if_hidden=True)
+        position = ask_computer(game=pk, player=request.user, missing_if_hidden=True)
     except (NotComputerTurn, MoveConflict):
         # A second trigger for a move already made: show the game as it stands.
         if request.htmx:

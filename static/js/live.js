@@ -1,0 +1,66 @@
+// Server push for the open page (games/web/views/live.py): one EventSource per page, opened on
+// <body data-live-url="...">. A notice only says what changed ("game 12", "the lobby", "your badges");
+// the elements that show it listen for it and ask for their fragment as before:
+//   live-game (detail: the game's id), live-lobby, live-me   (hx-trigger="live-game from:body")
+//   live-open: the stream (re)connected: everything asks once, to catch up on what it missed.
+// While the stream is open, the elements' timed polls (data-poll) stand down; when it breaks, they take
+// over again until it is back. A tab in the background polls only where the element says so
+// (data-poll-hidden: one poll in ten), so that its title can still say "Your turn".
+(function () {
+  "use strict";
+  const body = document.body;
+  const url = body && body.dataset.liveUrl;
+  let open = false;
+  let hiddenTicks = 0;
+
+  function fire(name, detail) {
+    body.dispatchEvent(new CustomEvent(name, { detail: detail }));
+  }
+
+  // Timed polls: htmx's "every" trigger issues the request with no triggering event.
+  document.addEventListener("htmx:confirm", function (event) {
+    const elt = event.detail.elt;
+    if (!elt || !elt.hasAttribute("data-poll") || event.detail.triggeringEvent) {
+      return;
+    }
+    if (open) {
+      event.preventDefault(); // pushed notices say when to ask
+    } else if (document.hidden) {
+      hiddenTicks += 1;
+      if (!elt.hasAttribute("data-poll-hidden") || hiddenTicks % 10 !== 0) {
+        event.preventDefault();
+      }
+    }
+  });
+
+  // Back in view: whatever changed meanwhile shows at once.
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      fire("live-open");
+    }
+  });
+
+  if (!url || !window.EventSource) {
+    return; // no push: the timed polls do the work
+  }
+  const source = new EventSource(url);
+  source.addEventListener("open", function () {
+    open = true;
+    document.documentElement.dataset.live = "on";
+    fire("live-open");
+  });
+  source.addEventListener("game", function (event) {
+    fire("live-game", event.data);
+  });
+  source.addEventListener("lobby", function () {
+    fire("live-lobby");
+  });
+  source.addEventListener("me", function () {
+    fire("live-me");
+  });
+  source.addEventListener("error", function () {
+    // EventSource reconnects by itself (the server said how soon); meanwhile the polls run again.
+    open = false;
+    document.documentElement.dataset.live = "off";
+  });
+})();
