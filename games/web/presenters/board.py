@@ -87,7 +87,12 @@ def board_context(
             for b in range(9)
         ]
         score = {"x": winners.count("X"), "o": winners.count("O")}  # multi is won on it; ultimate shows it too
-        return {"nested": True, "boards": boards, "interactive": bool(playable), "score": score}
+        # the edges name the cells as one 9 x 9 board, in three groups: one per column (row) of small boards
+        letters, numbers = column_letters(9), [str(n) for n in range(9, 0, -1)]
+        return {
+            "nested": True, "boards": boards, "interactive": bool(playable), "score": score,
+            "col_groups": [letters[i:i + 3] for i in (0, 3, 6)], "row_groups": [numbers[i:i + 3] for i in (0, 3, 6)],
+        }
     rows, cols = variant.rows, variant.cols
     keypad = (lambda m: f"keypad {m + 1}") if variant.key == "classic" else None
     return {
