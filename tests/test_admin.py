@@ -32,7 +32,7 @@ def test_game_changelist_and_change_page(staff_client, finished_game):
     assert response.status_code == 200
     html = response.content.decode()
     assert "moves-0-id" not in html or 'name="moves-0-move"' not in html  # moves are read-only
-    assert "1. X 1 · 2. O 4" in html  # the moves, as a line of text
+    assert "1. X a3 · 2. O a2" in html  # the moves, as a line of text, by their cell names
     # offers and the rematch link are shown, not edited: the services keep them (a hand-made one could name
     # someone outside the game, or the game itself)
     for field in ("draw_offered_by", "rematch_offered_by", "rematch_declined", "rematch_of"):
@@ -55,12 +55,12 @@ def test_a_games_moves_are_shown_read_only_with_a_link_to_its_replay(staff_clien
     url = reverse("admin:games_game_change", args=[finished_game.pk])
     html = staff_client.get(url).content.decode()
     assert 'name="moves-0-move"' not in html and 'name="moves-TOTAL_FORMS"' not in html  # no forms for moves
-    assert "1. X 1 · 2. O 4 · 3. X 2 · 4. O 5 · 5. X 3" in html  # the move list's names, from the stored moves
+    assert "1. X a3 · 2. O a2 · 3. X b3 · 4. O b2 · 5. X c3" in html  # cell names, from the stored moves
     assert f'href="{reverse("games:replay", args=[finished_game.pk])}"' in html
     ultimate = game_create(player=player, variant="ultimate", options={}, opponent="local", side="X")
     move_play(game=ultimate, player=player, move=40)
     html = staff_client.get(reverse("admin:games_game_change", args=[ultimate.pk])).content.decode()
-    assert "1. X board 4, cell 4" in html
+    assert "1. X e5" in html  # nested boards named as one 9 x 9 board
     empty = game_create(player=player, variant="classic", options={}, opponent="local", side="X")
     assert "No moves yet." in staff_client.get(reverse("admin:games_game_change", args=[empty.pk])).content.decode()
 
