@@ -56,6 +56,12 @@ class SafeAdminMixin:
 
 
 class Site(AdminSite):
+    @property
+    def login_form(self) -> type:  # type: ignore[override]
+        from players.forms import AdminLoginForm  # (the apps are not loaded yet when this module is imported)
+
+        return AdminLoginForm
+
     def register(self, model_or_iterable: Any, admin_class: type[ModelAdmin] | None = None, **options: Any) -> None:
         admin_class = admin_class or ModelAdmin
         if not issubclass(admin_class, SafeAdminMixin):

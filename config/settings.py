@@ -122,6 +122,7 @@ AXES_RESET_ON_SUCCESS = True  # a right password (before any lockout) clears tha
 AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.auth.client_ip"
 AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "config.auth.attempted_username"  # bounded to 150 characters, as the model
 AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [

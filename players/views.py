@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
+from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
 
 #: tokens one player may hold at once
@@ -52,7 +52,7 @@ class RefusedFormIs400:
 
 
 class LoginView(RefusedFormIs400, auth_views.LoginView):
-    pass
+    authentication_form = LoginForm
 
 
 class PasswordChangeView(RefusedFormIs400, auth_views.PasswordChangeView):
