@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
+    "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.CommonMiddleware",  # Django's, without the slash redirect that loses a POST's body

@@ -44,5 +44,7 @@ urlpatterns = [
     path("", home, name="home"),
 ]
 
+handler400 = "config.views.bad_request"
 handler404 = "config.views.page_not_found"
 handler403 = "config.views.permission_denied"
+handler500 = "config.views.server_error"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template import loader
 from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_safe
 
@@ -77,3 +81,36 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """The site's 403 page (handler403)."""
     return render(request, "403.html", {"message": _said(exception)}, status=403)
+
+
+# The error views below never read the request's body: the body may be what failed (Django's own handlers,
+# through requires_csrf_token, parse the form again and fail a second time: a bare 500).
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 400 page (handler400); JSON under /api/."""
+    if _in_api(request):
+        return JsonResponse({"code": "invalid_input", "message": "the request could not be understood"}, status=400)
+    return render(request, "400.html", status=400)
+
+
+#: seconds a client is asked to wait when the database is unavailable
+UNAVAILABLE_RETRY_AFTER = 30
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: the site's 500 page, or a 503 when the database is what failed (read-only, missing, locked
+    past the busy timeout, unreachable): nothing is wrong with the request, try again later. Rendered without
+    the request, since it may be the request's session or user that needed the database."""
+    if isinstance(sys.exc_info()[1], OperationalError):
+        if _in_api(request):
+            response: HttpResponse = JsonResponse(
+                {"code": "unavailable", "message": "the database is unavailable; try again in a minute"}, status=503
+            )
+        else:
+            response = HttpResponse(loader.render_to_string("503.html"), status=503)
+        response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+        return response
+    if _in_api(request):
+        return JsonResponse({"code": "server_error", "message": "the server failed; the error was logged"}, status=500)
+    return HttpResponse(loader.render_to_string("500.html"), status=500)
