@@ -7,13 +7,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config.views import healthz, home
+from config.views import healthz, home, readyz
 from games import views as game_views
 from games.api import api
 from players import views as player_views
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", player_views.signup, name="signup"),
     path("accounts/profile/", player_views.my_profile, name="my_profile"),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
-from django.db import OperationalError
+from django.conf import settings
+from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template import loader
@@ -12,6 +14,11 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_safe
 
 from config.middleware import API_PREFIX
+
+logger = logging.getLogger(__name__)
+
+#: how long the readiness check waits for a database lock (ms): an answer within a load balancer's timeout
+READY_LOCK_WAIT_MS = 2000
 
 
 def _in_api(request: HttpRequest) -> bool:
@@ -26,6 +33,53 @@ def healthz(request: HttpRequest) -> HttpResponse:
     middleware, URL routing) costs per request before any work of the site's own.
     """
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness check: 200 when the database answers a read and a write, else 503 saying which failed.
+
+    The write (a no-op update of one row of Django's migrations table) is rolled back; it needs the write lock,
+    so a database that is read-only, missing, or locked by someone else for more than two seconds is not ready.
+    """
+    step = "connect"
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                _short_lock_wait(cursor)
+                step = "read"
+                cursor.execute("SELECT MIN(id) FROM django_migrations")
+                (first,) = cursor.fetchone()
+                step = "write"
+                cursor.execute("UPDATE django_migrations SET applied = applied WHERE id = %s", [first])
+            transaction.set_rollback(True)
+    except DatabaseError as err:
+        logger.warning("readiness: database %s failed: %s", step, err)
+        body = {"status": "unavailable", "database": f"{step} failed ({type(err).__name__})"}
+        return JsonResponse(body, status=503, headers={"Cache-Control": "no-store"})
+    finally:
+        _restore_lock_wait()
+    return JsonResponse({"status": "ok", "database": "read and write"}, headers={"Cache-Control": "no-store"})
+
+
+def _short_lock_wait(cursor: object) -> None:
+    if connection.vendor == "sqlite":
+        cursor.execute(f"PRAGMA busy_timeout = {READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
+    elif connection.vendor == "postgresql":
+        cursor.execute(f"SET LOCAL lock_timeout = {READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
+        cursor.execute(f"SET LOCAL statement_timeout = {2 * READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
+
+
+def _restore_lock_wait() -> None:
+    """SQLite's busy timeout belongs to the connection, which the next request reuses: back to the settings'."""
+    if connection.vendor != "sqlite" or connection.connection is None:
+        return
+    timeout_ms = int(float(settings.DATABASES["default"].get("OPTIONS", {}).get("timeout", 5)) * 1000)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+    except DatabaseError:
+        pass
 
 
 @require_safe
