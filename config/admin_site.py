@@ -72,3 +72,8 @@ class Site(AdminSite):
 
 class SiteAdminConfig(AdminConfig):
     default_site = "config.admin_site.Site"
+
+    def ready(self) -> None:
+        super().ready()
+        # The site's own wiring that needs the apps loaded: the throttle counts failed log-ins by a signal.
+        import config.throttle  # noqa: F401

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +19,9 @@ def _env_bool(name: str, default: bool) -> bool:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
+
+# The test suite (pytest imports these settings) runs with development defaults: see DEBUG and THROTTLE_RATES.
+TESTING = "pytest" in sys.modules
 
 DEBUG = _env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -51,6 +55,7 @@ MIDDLEWARE = [
     "config.middleware.CommonMiddleware",  # Django's, without the slash redirect that loses a POST's body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.throttle.ThrottleMiddleware",  # log-ins and sign-ups per address and site-wide: 429 before hashing
     "config.middleware.NullCharacterMiddleware",  # before any view or the admin hands a NUL to the database
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -125,6 +130,27 @@ AXES_CLIENT_IP_CALLABLE = "config.auth.client_ip"
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_USERNAME_CALLABLE = "config.auth.attempted_username"  # bounded to 150 characters, as the model
 AXES_VERBOSE = False
+
+# Throttling besides axes (config/throttle.py), before any password is hashed: failed log-ins per client address
+# (any usernames: password spraying), log-in attempts on the whole site (a ceiling on the CPU spent hashing),
+# sign-ups per address and site-wide. "limit/seconds" in fixed windows; empty turns one off. The test suite
+# signs up dozens of players from 127.0.0.1 against one live server: there, only tests that set them throttle.
+THROTTLE_CACHE = "throttle"
+THROTTLE_RATES = {
+    name: os.environ.get(f"DJANGO_THROTTLE_{name.upper()}", "" if TESTING else default)
+    for name, default in {
+        "login_failures_per_address": "20/600",
+        "login_attempts_site": "120/60",
+        "signup_per_address": "10/3600",
+        "signup_site": "30/60",
+    }.items()
+}
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
+    # Throttling counts, shared by every worker and server: a table made by the players app's migration 0004.
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
