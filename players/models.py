@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+
+from .confusables import skeleton
+
+#: room for a 150-character username's skeleton (a few characters' prototypes are longer than one character)
+SKELETON_MAX = 600
 
 
 class Player(AbstractUser):
@@ -16,6 +23,9 @@ class Player(AbstractUser):
 
     #: when the last password-reset email went out: at most one per PASSWORD_RESET_INTERVAL
     password_reset_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: the username's confusable skeleton (players.confusables): no two players' names may look the same.
+    #: Checked by clean() (sign-up, the admin), not by a unique constraint: names from before may clash.
+    username_skeleton = models.CharField(max_length=SKELETON_MAX, db_index=True, editable=False, default="")
 
     class Meta:
         verbose_name = "player"
@@ -23,6 +33,30 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        super().clean()  # NFKC-normalises the username
+        if not self.username:
+            return  # refused already (empty, or the form's own checks)
+        if self._state.adding or Player.objects.filter(pk=self.pk).exclude(username=self.username).exists():
+            look_alike = self.look_alike()
+            if look_alike is not None:
+                raise ValidationError(
+                    {"username": f"This name is too much like the existing player {look_alike.username}: "
+                     "choose a name that looks different."}
+                )
+
+    def look_alike(self) -> Player | None:
+        """Another player whose name looks the same as this one's (an exact match is the unique check's)."""
+        others = Player.objects.filter(username_skeleton=skeleton(self.username)[:SKELETON_MAX])
+        return others.exclude(pk=self.pk).exclude(username=self.username).order_by("pk").first()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_skeleton = skeleton(self.username)[:SKELETON_MAX]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
 
 #: every token starts with this, so a leaked one is easy to recognise (and to scan for)
