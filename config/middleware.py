@@ -27,6 +27,19 @@ class CommonMiddleware(django.middleware.common.CommonMiddleware):
         return request.method in ("GET", "HEAD") and super().should_redirect_with_slash(request)
 
 
+class PermissionsPolicyMiddleware:
+    """The Permissions-Policy header (settings.PERMISSIONS_POLICY) on every answer that has none."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.policy = settings.PERMISSIONS_POLICY
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.policy)
+        return response
+
+
 class UnsupportedMethodMiddleware:
     """TRACE, CONNECT and methods nobody defined get a 405 before any view: some views take any method (the
     API's docs, a redirect), and none of them means anything by these."""

@@ -23,12 +23,28 @@ def _env_bool(name: str, default: bool) -> bool:
 # The test suite (pytest imports these settings) runs with development defaults: see DEBUG and THROTTLE_RATES.
 TESTING = "pytest" in sys.modules
 
-DEBUG = _env_bool("DJANGO_DEBUG", True)
+# Off unless the environment says DJANGO_DEBUG=1 (`make run` does): a production server that forgot to say
+# so must not show tracebacks, nor run on the public development key below.
+DEBUG = _env_bool("DJANGO_DEBUG", TESTING)
+DEV_SECRET_KEY = "dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production"
+MAKE_A_KEY = "make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def _secret_key_problem(key: str) -> str:
+    """Why ``key`` will not do for production ("" if it will): Django's own rule (check security.W009)."""
+    if not key:
+        return "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (for development, set DJANGO_DEBUG=1)"
+    if key == DEV_SECRET_KEY or key.startswith(("django-insecure-", "dev-insecure-")):
+        return "DJANGO_SECRET_KEY is the public development key"
+    if len(key) < 50 or len(set(key)) < 5:
+        return "DJANGO_SECRET_KEY is too weak: it needs at least 50 characters, with at least 5 different ones"
+    return ""
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production"
+if not DEBUG and (problem := _secret_key_problem(SECRET_KEY)):
+    raise ImproperlyConfigured(f"{problem}; {MAKE_A_KEY}")
+SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 
 INSTALLED_APPS = [
@@ -47,6 +63,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
     "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
@@ -211,6 +228,29 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+    # `check --deploy --fail-level WARNING` (serve.sh) warns about what the environment turned off on purpose
+    # (plain http on one machine, the benchmark): those warnings only, and only then.
+    SILENCED_SYSTEM_CHECKS = [
+        check
+        for check, turned_off in {
+            "security.W008": not SECURE_SSL_REDIRECT,
+            "security.W012": not SESSION_COOKIE_SECURE,
+            "security.W016": not CSRF_COOKIE_SECURE,
+            "security.W004": not SECURE_HSTS_SECONDS,
+        }.items()
+        if turned_off
+    ]
+
+# Browser features no page of the site uses, refused to every page (and anything injected into one). The
+# clipboard stays allowed: the profile's button copies a new API token.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation", "gyroscope",
+        "hid", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get", "screen-wake-lock",
+        "serial", "usb", "xr-spatial-tracking",
+    )
+)
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -37,11 +39,58 @@ def test_production_refuses_to_start_without_secret_key():
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
 
 
+def test_debug_is_off_unless_the_environment_says_so():
+    code = "from django.conf import settings; print(settings.DEBUG)"
+    result = _run(["shell", "--no-imports", "-c", code], DJANGO_SECRET_KEY=PRODUCTION["DJANGO_SECRET_KEY"])
+    assert result.stdout.strip() == "False", result.stderr
+    # Without a key and without DJANGO_DEBUG: refused, not the public development key.
+    result = _run(["check"])
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY must be set" in result.stderr
+    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
+    assert result.stdout.strip() == "True", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        ("short", "too weak"),
+        ("a" * 30 + "b" * 30, "too weak"),  # long, but two different characters
+        ("dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production", "development key"),
+        ("django-insecure-" + "x7!kq2-abcdefghijklmnopqrstuvwxyz0123456789", "development key"),
+    ],
+)
+def test_production_refuses_a_weak_secret_key(key, says):
+    result = _run(["check", "--deploy"], **{**PRODUCTION, "DJANGO_SECRET_KEY": key})
+    assert result.returncode != 0
+    assert says in result.stderr and "secrets.token_urlsafe(50)" in result.stderr
+
+
+def test_serve_fails_on_deploy_warnings_and_its_generated_key_passes():
+    import secrets
+
+    assert "check --deploy --fail-level WARNING" in (ROOT / "scripts" / "serve.sh").read_text()
+    generated = secrets.token_urlsafe(50)  # what serve.sh writes into .secret_key
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **{**PRODUCTION, "DJANGO_SECRET_KEY": generated})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_plain_http_on_purpose_silences_only_its_own_warnings():
+    plain = {**PRODUCTION, "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_SECURE_COOKIES": "0"}
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **plain)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **plain, DJANGO_HSTS_SECONDS="60")
+    assert result.returncode == 0, result.stdout + result.stderr
+    code = "from django.conf import settings; print(sorted(settings.SILENCED_SYSTEM_CHECKS))"
+    result = _run(["shell", "--no-imports", "-c", code], **PRODUCTION)
+    assert result.stdout.strip() == "[]", result.stderr
+
+
 def test_database_url_selects_the_database():
     code = "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"
-    result = _run(["shell", "--no-imports", "-c", code], DATABASE_URL="postgres://u:p@127.0.0.1:5432/ttt")
+    postgres = "postgres://u:p@127.0.0.1:5432/ttt"
+    result = _run(["shell", "--no-imports", "-c", code], DATABASE_URL=postgres, DJANGO_DEBUG="1")
     assert result.stdout.strip() == "django.db.backends.postgresql", result.stderr
-    result = _run(["shell", "--no-imports", "-c", code])
+    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
     assert result.stdout.strip() == "config.sqlite3", result.stderr  # Django's, keeping its statistics
 
 
@@ -51,7 +100,7 @@ def test_email_goes_to_the_console_in_development_and_to_smtp_in_production():
         "print(settings.EMAIL_BACKEND.rsplit('.', 2)[-2], settings.EMAIL_HOST, "
         "settings.EMAIL_PORT, settings.EMAIL_USE_TLS)"
     )
-    result = _run(["shell", "--no-imports", "-c", code])
+    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
     assert result.stdout.split()[0] == "console", result.stderr
     result = _run(
         ["shell", "--no-imports", "-c", code],
