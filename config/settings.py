@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -124,11 +125,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 AUTH_USER_MODEL = "players.Player"
 
-# Sessions live in a cookie signed with SECRET_KEY (HttpOnly, Secure in production): no database
-# query per request and nothing to clean up. The trade-off: logging out deletes the cookie in that
-# browser, but a copy taken earlier stays valid until it expires (SESSION_COOKIE_AGE, two weeks);
-# changing the password does invalidate every other session (Django checks the password hash).
-SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "django.contrib.sessions.backends.signed_cookies")
+# Sessions live in the database (players.sessions: Django's cached_db, with the player beside each session):
+# logging out deletes the session, so a copy of its cookie taken earlier stops working too, and a player can
+# log out their other sessions from the profile. Each request reads its session from the "sessions" cache
+# (files shared by the workers of one machine, no query); with several machines, point it at a cache they
+# share (DJANGO_SESSION_CACHE_BACKEND/LOCATION, e.g. memcached), or a logout reaches the others' copies only
+# when their cached entry expires. Run `manage.py clearsessions` daily to delete expired rows. Changing the
+# password still ends every other session (Django checks the password hash).
+SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "players.sessions")
+SESSION_CACHE_ALIAS = "sessions"
 
 # Login throttling (django-axes): 5 wrong passwords for one username from one address lock that
 # combination out for 15 minutes (each further try during the lockout restarts the clock); other
@@ -167,6 +172,19 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
     # Throttling counts, shared by every worker and server: a table made by the players app's migration 0004.
     "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
+    # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
+    # the site's user only (Django creates it with mode 700). The test suite uses a fresh private one per run.
+    "sessions": {
+        "BACKEND": os.environ.get(
+            "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
+        ),
+        "LOCATION": os.environ.get(
+            "DJANGO_SESSION_CACHE_LOCATION",
+            tempfile.mkdtemp(prefix="ttt-sessions-") if TESTING else str(BASE_DIR / ".cache" / "sessions"),
+        ),
+        "TIMEOUT": None,  # each entry expires with its session
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from ninja.errors import HttpError
 
 from .confusables import skeleton
 
@@ -56,7 +59,30 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        # set_password() was called (a change, a reset, the admin): not a hasher's upgrade, which clears it first
+        new_password = self._password is not None and not self._state.adding
         super().save(*args, **kwargs)
+        if new_password:
+            # Whoever knew the old password may have made a token with it: tokens end with it, as sessions do.
+            self.api_tokens.all().delete()
+
+
+class PlayerSession(AbstractBaseSession):
+    """A session stored in the database (players.sessions), with the player signed in to it, if any: logging
+    out deletes it wherever its cookie was copied, and a player can end all their other sessions."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="sessions"
+    )
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "players_session"
+
+    @classmethod
+    def get_session_store_class(cls) -> type:
+        from .sessions import SessionStore
+
+        return SessionStore
 
 
 #: every token starts with this, so a leaked one is easy to recognise (and to scan for)
@@ -89,6 +115,8 @@ class ApiToken(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+    #: after this the token is refused (401, saying so); None: until revoked or the password changes
+    expires = models.DateTimeField(null=True, blank=True)
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -101,26 +129,38 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…) of {self.player}"
 
     @classmethod
-    def issue(cls, *, player: Player, name: str) -> tuple[ApiToken, str]:
+    def issue(cls, *, player: Player, name: str, expires: datetime | None = None) -> tuple[ApiToken, str]:
         """Create a token for ``player``; returns it with the raw token, which is not stored anywhere."""
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
         token = cls.objects.create(
             player=player, name=name.strip()[:100] or "token", prefix=raw[: len(TOKEN_PREFIX) + DISPLAY_CHARS],
-            token_hash=hash_token(raw),
+            token_hash=hash_token(raw), expires=expires,
         )
         return token, raw
 
     @classmethod
     def authenticate(cls, raw: str | None) -> Player | None:
-        """The active player owning the token ``raw`` (marking the token used), or None."""
+        """The active player owning the token ``raw`` (marking the token used), or None; TokenExpired (the API's
+        401 with its message) for a token past its expiry."""
         if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
             return None
         token = cls.objects.for_raw(raw).select_related("player").first()
         if token is None or not token.player.is_active:
             return None
         now = timezone.now()
+        if token.expires is not None and token.expires <= now:
+            raise TokenExpired(token)
         # At most one write a minute per token: a busy client does not turn every read into a write.
         if token.last_used is None or (now - token.last_used).total_seconds() > 60:
             cls.objects.filter(pk=token.pk).update(last_used=now)
             token.last_used = now
         return token.player
+
+
+class TokenExpired(HttpError):
+    """A token past its expiry. Raised from ApiToken.authenticate, which the API's TokenAuth calls: ninja hands it
+    to the API's HttpError handler, a 401 with this message (rather than "send a valid token")."""
+
+    def __init__(self, token: ApiToken) -> None:
+        when = token.expires.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if token.expires else ""
+        super().__init__(401, f"this token ({token.prefix}…) expired on {when}; make a new one on your profile page")
