@@ -12,10 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+def _run(args: list[str], **env: str | None) -> subprocess.CompletedProcess[str]:
+    """manage.py in a fresh process with ``env`` instead of the DJANGO_* and DATABASE_URL variables around: in
+    development (DJANGO_DEBUG=1, as `make run`) unless ``env`` says otherwise; None leaves a variable unset."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    chosen = {k: v for k, v in {"DJANGO_DEBUG": "1", **env}.items() if v is not None}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **chosen}, capture_output=True, text=True,
         timeout=120,
     )
 
@@ -41,10 +44,12 @@ def test_production_refuses_to_start_without_secret_key():
 
 def test_debug_is_off_unless_the_environment_says_so():
     code = "from django.conf import settings; print(settings.DEBUG)"
-    result = _run(["shell", "--no-imports", "-c", code], DJANGO_SECRET_KEY=PRODUCTION["DJANGO_SECRET_KEY"])
+    result = _run(
+        ["shell", "--no-imports", "-c", code], DJANGO_DEBUG=None, DJANGO_SECRET_KEY=PRODUCTION["DJANGO_SECRET_KEY"]
+    )
     assert result.stdout.strip() == "False", result.stderr
     # Without a key and without DJANGO_DEBUG: refused, not the public development key.
-    result = _run(["check"])
+    result = _run(["check"], DJANGO_DEBUG=None)
     assert result.returncode != 0 and "DJANGO_SECRET_KEY must be set" in result.stderr
     result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
     assert result.stdout.strip() == "True", result.stderr
@@ -87,10 +92,9 @@ def test_plain_http_on_purpose_silences_only_its_own_warnings():
 
 def test_database_url_selects_the_database():
     code = "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"
-    postgres = "postgres://u:p@127.0.0.1:5432/ttt"
-    result = _run(["shell", "--no-imports", "-c", code], DATABASE_URL=postgres, DJANGO_DEBUG="1")
+    result = _run(["shell", "--no-imports", "-c", code], DATABASE_URL="postgres://u:p@127.0.0.1:5432/ttt")
     assert result.stdout.strip() == "django.db.backends.postgresql", result.stderr
-    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
+    result = _run(["shell", "--no-imports", "-c", code])
     assert result.stdout.strip() == "config.sqlite3", result.stderr  # Django's, keeping its statistics
 
 
@@ -100,7 +104,7 @@ def test_email_goes_to_the_console_in_development_and_to_smtp_in_production():
         "print(settings.EMAIL_BACKEND.rsplit('.', 2)[-2], settings.EMAIL_HOST, "
         "settings.EMAIL_PORT, settings.EMAIL_USE_TLS)"
     )
-    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
+    result = _run(["shell", "--no-imports", "-c", code])
     assert result.stdout.split()[0] == "console", result.stderr
     result = _run(
         ["shell", "--no-imports", "-c", code],
