@@ -104,8 +104,9 @@ def _form_body_problem(request: HttpRequest) -> str:
             return "The form's contents are not valid UTF-8 text. Reload the page and try again."
     else:
         boundary = request.content_params.get("boundary", "").encode("latin-1", "replace")
-        closing = re.compile(rb"(?:\A|\r\n)--" + re.escape(boundary) + rb"--")
-        if not boundary or not closing.search(body):
+        if not boundary:
+            return "The form's Content-Type names no multipart boundary, so its parts cannot be told apart."
+        if not re.search(rb"(?:\A|\r\n)--" + re.escape(boundary) + rb"--", body):
             return "The form arrived incomplete (its body ends before its closing boundary). Try sending it again."
     try:
         request.POST  # noqa: B018 -- parsed once, kept on the request

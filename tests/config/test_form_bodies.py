@@ -108,3 +108,9 @@ def test_raw_requests_to_the_live_server_get_400_not_500(live_server, content_ty
         conn.close()
         assert response.status == 400, (path, response.status)
         assert "UTF-8" in text
+
+
+def test_a_multipart_form_without_a_boundary_is_a_400(db):
+    response = post_raw(Client(), reverse("login"), b"username=alice", "multipart/form-data")
+    assert response.status_code == 400
+    assert "names no multipart boundary" in response.content.decode()
