@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from datetime import timedelta
@@ -168,19 +170,23 @@ THROTTLE_RATES = {
     }.items()
 }
 
+if TESTING:  # a fresh private directory per test run for the sessions' cache files, removed at its end
+    _TEST_SESSION_FILES = tempfile.mkdtemp(prefix="ttt-sessions-")
+    atexit.register(shutil.rmtree, _TEST_SESSION_FILES, ignore_errors=True)
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
     # Throttling counts, shared by every worker and server: a table made by the players app's migration 0004.
     "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
     # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
-    # the site's user only (Django creates it with mode 700). The test suite uses a fresh private one per run.
+    # the site's user only (Django creates it with mode 700).
     "sessions": {
         "BACKEND": os.environ.get(
             "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
         ),
         "LOCATION": os.environ.get(
             "DJANGO_SESSION_CACHE_LOCATION",
-            tempfile.mkdtemp(prefix="ttt-sessions-") if TESTING else str(BASE_DIR / ".cache" / "sessions"),
+            _TEST_SESSION_FILES if TESTING else str(BASE_DIR / ".cache" / "sessions"),
         ),
         "TIMEOUT": None,  # each entry expires with its session
         "OPTIONS": {"MAX_ENTRIES": 20000},
