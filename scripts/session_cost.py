@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -27,11 +28,18 @@ ENGINES = {
 
 
 def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="session-cost-"))
+    try:
+        measure(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(work: Path) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=1000, help="requests per engine and round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="session-cost-"))
     os.environ.update(
         DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", DJANGO_LOG_LEVEL="WARNING",
         DJANGO_SESSION_CACHE_LOCATION=str(work / "sessions"),
