@@ -37,16 +37,22 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
-    """Readiness check: 200 when the database answers a read and a write, else 503 saying which failed.
+    """Readiness check: 200 when the database answers a read and a write, else 503 saying which step failed.
 
     The write (a no-op update of one row of Django's migrations table) is rolled back; it needs the write lock,
     so a database that is read-only, missing, or locked by someone else for more than two seconds is not ready.
     """
     step = "connect"
     try:
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":  # before BEGIN IMMEDIATE, which waits for the write lock
+                cursor.execute(f"PRAGMA busy_timeout = {READY_LOCK_WAIT_MS}")
+        step = "begin"
         with transaction.atomic():
             with connection.cursor() as cursor:
-                _short_lock_wait(cursor)
+                if connection.vendor == "postgresql":
+                    cursor.execute(f"SET LOCAL lock_timeout = {READY_LOCK_WAIT_MS}")
+                    cursor.execute(f"SET LOCAL statement_timeout = {2 * READY_LOCK_WAIT_MS}")
                 step = "read"
                 cursor.execute("SELECT MIN(id) FROM django_migrations")
                 (first,) = cursor.fetchone()
@@ -60,14 +66,6 @@ def readyz(request: HttpRequest) -> HttpResponse:
     finally:
         _restore_lock_wait()
     return JsonResponse({"status": "ok", "database": "read and write"}, headers={"Cache-Control": "no-store"})
-
-
-def _short_lock_wait(cursor: object) -> None:
-    if connection.vendor == "sqlite":
-        cursor.execute(f"PRAGMA busy_timeout = {READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
-    elif connection.vendor == "postgresql":
-        cursor.execute(f"SET LOCAL lock_timeout = {READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
-        cursor.execute(f"SET LOCAL statement_timeout = {2 * READY_LOCK_WAIT_MS}")  # type: ignore[attr-defined]
 
 
 def _restore_lock_wait() -> None:

@@ -59,6 +59,32 @@ def test_readyz_is_503_when_the_database_cannot_be_read(client, db):
     assert response.json()["database"] in ("connect failed (OperationalError)", "read failed (OperationalError)")
 
 
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's write lock")
+def test_readyz_waits_two_seconds_for_a_held_write_lock_not_twenty(client, transactional_db):
+    """The audit held SQLite's write lock past the busy timeout: every write then hung for 20 s."""
+    import sqlite3
+    import time
+
+    from django.conf import settings
+
+    blocker = sqlite3.connect(settings.DATABASES["default"]["NAME"], isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        start = time.monotonic()
+        response = client.get("/readyz")
+        waited = time.monotonic() - start
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert response.status_code == 503
+    assert response.json()["database"] in ("begin failed (OperationalError)", "write failed (OperationalError)")
+    assert 1.5 < waited < 10
+    assert client.get("/readyz").status_code == 200  # the lock gone, ready again
+    with connection.cursor() as cursor:  # and the connection's own timeout is the settings' again
+        cursor.execute("PRAGMA busy_timeout")
+        assert cursor.fetchone() == (int(settings.DATABASES["default"]["OPTIONS"]["timeout"] * 1000),)
+
+
 def test_healthz_stays_200_without_a_database(client, db):
     with database_failing("unable to open database file"):
         assert client.get("/healthz").status_code == 200
