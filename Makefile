@@ -19,6 +19,9 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	$(PIP) install -q -r requirements-dev.txt
 	touch $@
 
+# DEBUG is off unless the environment says otherwise (config/settings.py): the development targets say so.
+run migrate test: export DJANGO_DEBUG = 1
+
 migrate: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 

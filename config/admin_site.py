@@ -56,6 +56,12 @@ class SafeAdminMixin:
 
 
 class Site(AdminSite):
+    @property
+    def login_form(self) -> type:  # type: ignore[override]
+        from players.forms import AdminLoginForm  # (the apps are not loaded yet when this module is imported)
+
+        return AdminLoginForm
+
     def register(self, model_or_iterable: Any, admin_class: type[ModelAdmin] | None = None, **options: Any) -> None:
         admin_class = admin_class or ModelAdmin
         if not issubclass(admin_class, SafeAdminMixin):
@@ -66,3 +72,8 @@ class Site(AdminSite):
 
 class SiteAdminConfig(AdminConfig):
     default_site = "config.admin_site.Site"
+
+    def ready(self) -> None:
+        super().ready()
+        # The site's own wiring that needs the apps loaded: the throttle counts failed log-ins by a signal.
+        import config.throttle  # noqa: F401

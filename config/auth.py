@@ -51,6 +51,21 @@ def client_ip(request: HttpRequest) -> str:
     return forwarded[0] if forwarded else remote
 
 
+#: the longest username any player can have (Player.username's max_length)
+USERNAME_MAX = 150
+
+
+def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str:
+    """The username axes counts and stores (AXES_USERNAME_CALLABLE): at most USERNAME_MAX characters, so that a
+    huge one cannot fill the database (or overflow PostgreSQL's varchar(255), a 500)."""
+    from django.conf import settings
+
+    field = settings.AXES_USERNAME_FORM_FIELD
+    source = credentials if credentials else getattr(request, "data", None) or request.POST
+    value = source.get(field) if source else None
+    return str(value)[:USERNAME_MAX] if value is not None else ""
+
+
 def lockout_response(request: HttpRequest, original_response: Any = None, credentials: dict | None = None) -> Any:
     """The page a locked-out login attempt gets: 429 with when to try again (axes' AXES_LOCKOUT_CALLABLE)."""
     from axes.helpers import get_client_username, get_cool_off, get_failure_limit

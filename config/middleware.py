@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import unquote_to_bytes, urlencode, urlsplit
 
 import django.middleware.common
 from django.conf import settings
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render, resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -22,6 +25,19 @@ class CommonMiddleware(django.middleware.common.CommonMiddleware):
 
     def should_redirect_with_slash(self, request: HttpRequest) -> bool:
         return request.method in ("GET", "HEAD") and super().should_redirect_with_slash(request)
+
+
+class PermissionsPolicyMiddleware:
+    """The Permissions-Policy header (settings.PERMISSIONS_POLICY) on every answer that has none."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.policy = settings.PERMISSIONS_POLICY
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.policy)
+        return response
 
 
 class UnsupportedMethodMiddleware:
@@ -45,6 +61,68 @@ class UnsupportedMethodMiddleware:
             )
         response["Allow"] = ", ".join(sorted(self.SUPPORTED))
         return response
+
+
+def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    """The site's error page (JSON under /api/) for an answer given before any view runs."""
+    if request.path_info.startswith(API_PREFIX):
+        code = {400: "invalid_input", 413: "too_large"}.get(status, "error")
+        return JsonResponse({"code": code, "message": message}, status=status)
+    return render(request, "_error.html", {"status": status, "title": title, "message": message}, status=status)
+
+
+class FormBodyMiddleware:
+    """A posted form whose body cannot be read gets a 400 (413 if too large) here, before anything parses it.
+
+    Django raises while parsing such a body (a charset other than UTF-8) and raises again at each later read
+    (CSRF, the view, the error page), which made gunicorn's bare 500; bytes that are not UTF-8 it silently
+    replaces. A multipart body without its closing boundary was cut off on the way: Django would parse the
+    parts it got as a whole form. The body is parsed once here and kept on the request.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and request.content_type in FORM_TYPES:
+            try:
+                problem = _form_body_problem(request)
+            except RequestDataTooBig:
+                return error_page(request, 413, "Too large", "The form sent was too large for this site.")
+            if problem:
+                return error_page(request, 400, "Bad request", problem)
+        return self.get_response(request)
+
+
+def _form_body_problem(request: HttpRequest) -> str:
+    body = request.body
+    if request.content_type == "application/x-www-form-urlencoded":
+        charset = request.content_params.get("charset")
+        if charset is not None and charset.strip().lower() != "utf-8":
+            return f"Forms must be sent as UTF-8; this one said charset={charset[:40]!r}. Reload the page, try again."
+        if not _is_utf8_form(body):
+            return "The form's contents are not valid UTF-8 text. Reload the page and try again."
+    else:
+        boundary = request.content_params.get("boundary", "").encode("latin-1", "replace")
+        if not boundary:
+            return "The form's Content-Type names no multipart boundary, so its parts cannot be told apart."
+        if not re.search(rb"(?:\A|\r\n)--" + re.escape(boundary) + rb"--", body):
+            return "The form arrived incomplete (its body ends before its closing boundary). Try sending it again."
+    try:
+        request.POST  # noqa: B018 -- parsed once, kept on the request
+    except (BadRequest, MultiPartParserError, SuspiciousOperation) as err:
+        return f"The form could not be read: {str(err)[:200]}"
+    return ""
+
+
+def _is_utf8_form(body: bytes) -> bool:
+    try:
+        for pair in body.decode("utf-8").split("&"):
+            for part in pair.split("=", 1):
+                unquote_to_bytes(part.replace("+", " ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class HtmxLoginRedirectMiddleware:

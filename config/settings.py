@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,12 +23,31 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _env_bool("DJANGO_DEBUG", True)
+# The test suite (pytest imports these settings) runs with development defaults: see DEBUG and THROTTLE_RATES.
+TESTING = "pytest" in sys.modules
+
+# Off unless the environment says DJANGO_DEBUG=1 (`make run` does): a production server that forgot to say
+# so must not show tracebacks, nor run on the public development key below.
+DEBUG = _env_bool("DJANGO_DEBUG", TESTING)
+DEV_SECRET_KEY = "dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production"
+MAKE_A_KEY = "make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def _secret_key_problem(key: str) -> str:
+    """Why ``key`` will not do for production ("" if it will): Django's own rule (check security.W009)."""
+    if not key:
+        return "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (for development, set DJANGO_DEBUG=1)"
+    if key == DEV_SECRET_KEY or key.startswith(("django-insecure-", "dev-insecure-")):
+        return "DJANGO_SECRET_KEY is the public development key"
+    if len(key) < 50 or len(set(key)) < 5:
+        return "DJANGO_SECRET_KEY is too weak: it needs at least 50 characters, with at least 5 different ones"
+    return ""
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production"
+if not DEBUG and (problem := _secret_key_problem(SECRET_KEY)):
+    raise ImproperlyConfigured(f"{problem}; {MAKE_A_KEY}")
+SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 
 INSTALLED_APPS = [
@@ -46,13 +69,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
+    "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.CommonMiddleware",  # Django's, without the slash redirect that loses a POST's body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.throttle.ThrottleMiddleware",  # log-ins and sign-ups per address and site-wide: 429 before hashing
     "config.middleware.NullCharacterMiddleware",  # before any view or the admin hands a NUL to the database
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -104,11 +130,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 AUTH_USER_MODEL = "players.Player"
 
-# Sessions live in a cookie signed with SECRET_KEY (HttpOnly, Secure in production): no database
-# query per request and nothing to clean up. The trade-off: logging out deletes the cookie in that
-# browser, but a copy taken earlier stays valid until it expires (SESSION_COOKIE_AGE, two weeks);
-# changing the password does invalidate every other session (Django checks the password hash).
-SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "django.contrib.sessions.backends.signed_cookies")
+# Sessions live in the database (players.sessions: Django's cached_db, with the player beside each session):
+# logging out deletes the session, so a copy of its cookie taken earlier stops working too, and a player can
+# log out their other sessions from the profile. Each request reads its session from the "sessions" cache
+# (files shared by the workers of one machine, no query); with several machines, point it at a cache they
+# share (DJANGO_SESSION_CACHE_BACKEND/LOCATION, e.g. memcached), or a logout reaches the others' copies only
+# when their cached entry expires. Run `manage.py clearsessions` daily to delete expired rows. Changing the
+# password still ends every other session (Django checks the password hash).
+SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "players.sessions")
+SESSION_CACHE_ALIAS = "sessions"
 
 # Login throttling (django-axes): 5 wrong passwords for one username from one address lock that
 # combination out for 15 minutes (each further try during the lockout restarts the clock); other
@@ -125,7 +155,46 @@ AXES_RESET_ON_SUCCESS = True  # a right password (before any lockout) clears tha
 AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.auth.client_ip"
 AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "config.auth.attempted_username"  # bounded to 150 characters, as the model
 AXES_VERBOSE = False
+
+# Throttling besides axes (config/throttle.py), before any password is hashed: failed log-ins per client address
+# (any usernames: password spraying), log-in attempts on the whole site (a ceiling on the CPU spent hashing),
+# sign-ups per address and site-wide. "limit/seconds" in fixed windows; empty turns one off. The test suite
+# signs up dozens of players from 127.0.0.1 against one live server: there, only tests that set them throttle.
+THROTTLE_CACHE = "throttle"
+THROTTLE_RATES = {
+    name: os.environ.get(f"DJANGO_THROTTLE_{name.upper()}", "" if TESTING else default)
+    for name, default in {
+        "login_failures_per_address": "20/600",
+        "login_attempts_site": "120/60",
+        "signup_per_address": "10/3600",
+        "signup_site": "30/60",
+    }.items()
+}
+
+if TESTING:  # a fresh private directory per test run for the sessions' cache files, removed at its end
+    _TEST_SESSION_FILES = tempfile.mkdtemp(prefix="ttt-sessions-")
+    atexit.register(shutil.rmtree, _TEST_SESSION_FILES, ignore_errors=True)
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
+    # Throttling counts, shared by every worker and server: a table made by the players app's migration 0004.
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
+    # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
+    # the site's user only (Django creates it with mode 700).
+    "sessions": {
+        "BACKEND": os.environ.get(
+            "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
+        ),
+        "LOCATION": os.environ.get(
+            "DJANGO_SESSION_CACHE_LOCATION",
+            _TEST_SESSION_FILES if TESTING else str(BASE_DIR / ".cache" / "sessions"),
+        ),
+        "TIMEOUT": None,  # each entry expires with its session
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -180,12 +249,35 @@ if not DEBUG:
     }
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer's health check may come over plain http
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # a load balancer's checks may come over plain http
     SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+    # `check --deploy --fail-level WARNING` (serve.sh) warns about what the environment turned off on purpose
+    # (plain http on one machine, the benchmark): those warnings only, and only then.
+    SILENCED_SYSTEM_CHECKS = [
+        check
+        for check, turned_off in {
+            "security.W008": not SECURE_SSL_REDIRECT,
+            "security.W012": not SESSION_COOKIE_SECURE,
+            "security.W016": not CSRF_COOKIE_SECURE,
+            "security.W004": not SECURE_HSTS_SECONDS,
+        }.items()
+        if turned_off
+    ]
+
+# Browser features no page of the site uses, refused to every page (and anything injected into one). The
+# clipboard stays allowed: the profile's button copies a new API token.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation", "gyroscope",
+        "hid", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get", "screen-wake-lock",
+        "serial", "usb", "xr-spatial-tracking",
+    )
+)
 
 LOGGING = {
     "version": 1,

@@ -8,13 +8,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.api import api
-from config.views import healthz, home
+from config.views import healthz, home, readyz
 from games.web.views import analysis as game_analysis
 from games.web.views import pages as game_pages
 from players import views as player_views
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", player_views.signup, name="signup"),
     path("accounts/profile/", player_views.my_profile, name="my_profile"),
@@ -49,5 +50,7 @@ urlpatterns = [
     path("", home, name="home"),
 ]
 
+handler400 = "config.views.bad_request"
 handler404 = "config.views.page_not_found"
 handler403 = "config.views.permission_denied"
+handler500 = "config.views.server_error"

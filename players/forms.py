@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 
 from .models import Player
 from .services import password_reset_claim
@@ -21,6 +25,24 @@ def focus_first_error(form: forms.BaseForm) -> None:
     for field in form.fields.values():  # each form has its own copies of its fields and widgets
         field.widget.attrs.pop("autofocus", None)
     form.fields[first].widget.attrs["autofocus"] = True
+
+
+class BoundedUsernameMixin:
+    """Django's login form only sets the HTML maxlength of the username: bound it on the server too, so that a
+    2 MB username is a form error (no password hash, no throttling record) rather than a lookup."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]  # type: ignore[attr-defined]
+        field.validators.append(MaxLengthValidator(field.max_length))
+
+
+class LoginForm(BoundedUsernameMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(BoundedUsernameMixin, AdminAuthenticationForm):
+    pass
 
 
 class SignupForm(UserCreationForm):

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.sessions.base_session import AbstractBaseSession
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from ninja.errors import HttpError
+
+from .confusables import skeleton
+
+#: room for a 150-character username's skeleton (a few characters' prototypes are longer than one character)
+SKELETON_MAX = 600
 
 
 class Player(AbstractUser):
@@ -16,6 +26,9 @@ class Player(AbstractUser):
 
     #: when the last password-reset email went out: at most one per PASSWORD_RESET_INTERVAL
     password_reset_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: the username's confusable skeleton (players.confusables): no two players' names may look the same.
+    #: Checked by clean() (sign-up, the admin), not by a unique constraint: names from before may clash.
+    username_skeleton = models.CharField(max_length=SKELETON_MAX, db_index=True, editable=False, default="")
 
     class Meta:
         verbose_name = "player"
@@ -23,6 +36,53 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        super().clean()  # NFKC-normalises the username
+        if not self.username:
+            return  # refused already (empty, or the form's own checks)
+        if self._state.adding or Player.objects.filter(pk=self.pk).exclude(username=self.username).exists():
+            look_alike = self.look_alike()
+            if look_alike is not None:
+                raise ValidationError(
+                    {"username": f"This name is too much like the existing player {look_alike.username}: "
+                     "choose a name that looks different."}
+                )
+
+    def look_alike(self) -> Player | None:
+        """Another player whose name looks the same as this one's (an exact match is the unique check's)."""
+        others = Player.objects.filter(username_skeleton=skeleton(self.username)[:SKELETON_MAX])
+        return others.exclude(pk=self.pk).exclude(username=self.username).order_by("pk").first()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_skeleton = skeleton(self.username)[:SKELETON_MAX]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        # set_password() was called (a change, a reset, the admin): not a hasher's upgrade, which clears it first
+        new_password = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if new_password:
+            # Whoever knew the old password may have made a token with it: tokens end with it, as sessions do.
+            self.api_tokens.all().delete()
+
+
+class PlayerSession(AbstractBaseSession):
+    """A session stored in the database (players.sessions), with the player signed in to it, if any: logging
+    out deletes it wherever its cookie was copied, and a player can end all their other sessions."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="sessions"
+    )
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "players_session"
+
+    @classmethod
+    def get_session_store_class(cls) -> type:
+        from .sessions import SessionStore
+
+        return SessionStore
 
 
 #: every token starts with this, so a leaked one is easy to recognise (and to scan for)
@@ -55,6 +115,8 @@ class ApiToken(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+    #: after this the token is refused (401, saying so); None: until revoked or the password changes
+    expires = models.DateTimeField(null=True, blank=True)
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -67,26 +129,38 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…) of {self.player}"
 
     @classmethod
-    def issue(cls, *, player: Player, name: str) -> tuple[ApiToken, str]:
+    def issue(cls, *, player: Player, name: str, expires: datetime | None = None) -> tuple[ApiToken, str]:
         """Create a token for ``player``; returns it with the raw token, which is not stored anywhere."""
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
         token = cls.objects.create(
             player=player, name=name.strip()[:100] or "token", prefix=raw[: len(TOKEN_PREFIX) + DISPLAY_CHARS],
-            token_hash=hash_token(raw),
+            token_hash=hash_token(raw), expires=expires,
         )
         return token, raw
 
     @classmethod
     def authenticate(cls, raw: str | None) -> Player | None:
-        """The active player owning the token ``raw`` (marking the token used), or None."""
+        """The active player owning the token ``raw`` (marking the token used), or None; TokenExpired (the API's
+        401 with its message) for a token past its expiry."""
         if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
             return None
         token = cls.objects.for_raw(raw).select_related("player").first()
         if token is None or not token.player.is_active:
             return None
         now = timezone.now()
+        if token.expires is not None and token.expires <= now:
+            raise TokenExpired(token)
         # At most one write a minute per token: a busy client does not turn every read into a write.
         if token.last_used is None or (now - token.last_used).total_seconds() > 60:
             cls.objects.filter(pk=token.pk).update(last_used=now)
             token.last_used = now
         return token.player
+
+
+class TokenExpired(HttpError):
+    """A token past its expiry. Raised from ApiToken.authenticate, which the API's TokenAuth calls: ninja hands it
+    to the API's HttpError handler, a 401 with this message (rather than "send a valid token")."""
+
+    def __init__(self, token: ApiToken) -> None:
+        when = token.expires.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if token.expires else ""
+        super().__init__(401, f"this token ({token.prefix}…) expired on {when}; make a new one on your profile page")

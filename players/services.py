@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Player
+from .models import Player, PlayerSession
+from .sessions import SessionStore
 
 
 def password_reset_claim(*, player: Player) -> bool:
@@ -22,3 +24,16 @@ def password_reset_claim(*, player: Player) -> bool:
     if claimed:
         player.password_reset_sent_at = now
     return bool(claimed)
+
+
+def end_other_sessions(*, player: Player, keep: str | None) -> int:
+    """End every session of ``player`` but the one whose key is ``keep``; returns how many ended.
+
+    Each copy of those sessions' cookies stops working at its next request (the row and its cached copy go).
+    """
+    keys = list(PlayerSession.objects.filter(player=player).exclude(session_key=keep or "")
+                .values_list("session_key", flat=True))
+    if keys:
+        caches[settings.SESSION_CACHE_ALIAS].delete_many([SessionStore.cache_key_prefix + key for key in keys])
+        PlayerSession.objects.filter(session_key__in=keys).delete()
+    return len(keys)

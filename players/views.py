@@ -3,6 +3,7 @@ answering 400 (not Django's 200) when a form comes back with errors, like every 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -12,16 +13,20 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
 
-from .forms import EmailForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
+from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
+from .services import end_other_sessions
 
 #: tokens one player may hold at once
 MAX_TOKENS = 20
+#: what a new token's "Expires" choice may say: days, or "" for never
+TOKEN_LIFETIMES = {"": None, "30": 30, "90": 90, "365": 365}
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -54,7 +59,7 @@ class RefusedFormIs400:
 
 
 class LoginView(RefusedFormIs400, auth_views.LoginView):
-    pass
+    authentication_form = LoginForm
 
 
 class PasswordChangeView(RefusedFormIs400, auth_views.PasswordChangeView):
@@ -153,6 +158,7 @@ def _profile_page(
         "new_token": new_token,
         "token_error": token_error,
         "max_tokens": MAX_TOKENS,
+        "token_lifetimes": [days for days in TOKEN_LIFETIMES if days],
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
         "provisional": PROVISIONAL_GAMES,  # a rating after fewer games is marked "?", as on the leaderboard
         "recent": [game_row(game, player) for game in recent_games(player, viewer=request.user)],
@@ -196,11 +202,15 @@ def token_create(request: HttpRequest, username: str) -> HttpResponse:
         error = "Give the token a name, e.g. the program that will use it."
     elif len(name) > 100:
         error = "A token name can be at most 100 characters long."
+    elif request.POST.get("expires_in", "") not in TOKEN_LIFETIMES:
+        error = "Choose when the token expires from the list."
     elif player.api_tokens.count() >= MAX_TOKENS:
         error = f"You already have {MAX_TOKENS} tokens; revoke one you no longer use first."
     if error:
         return _profile_page(request, player, token_error=error, status=400)
-    _token, raw = ApiToken.issue(player=player, name=name)
+    days = TOKEN_LIFETIMES[request.POST.get("expires_in", "")]
+    expires = timezone.now() + timedelta(days=days) if days else None
+    _token, raw = ApiToken.issue(player=player, name=name, expires=expires)
     return _profile_page(request, player, new_token=raw)
 
 
@@ -213,6 +223,19 @@ def token_revoke(request: HttpRequest, username: str, token_id: int) -> HttpResp
         raise Http404("No such API token: it may have been revoked already.")
     token.delete()
     messages.success(request, f"Token “{token.name}” ({token.prefix}…) was revoked; it no longer works.")
+    return redirect("profile", username=player.get_username())
+
+
+@login_required
+@require_POST
+def sessions_end_others(request: HttpRequest, username: str) -> HttpResponse:
+    """Log out every other browser or device signed in as this player; this one stays signed in."""
+    player = _own_profile(request, username)
+    ended = end_other_sessions(player=player, keep=request.session.session_key)
+    if ended:
+        messages.success(request, f"Logged out {ended} other session{'s' if ended != 1 else ''}.")
+    else:
+        messages.info(request, "You were not signed in anywhere else.")
     return redirect("profile", username=player.get_username())
 
 

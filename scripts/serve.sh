@@ -4,6 +4,8 @@
 # Environment (all optional except as noted):
 #   DJANGO_SECRET_KEY    the key; if unset, one is generated once into .secret_key (git-ignored, mode 600)
 #                        and reused, so sessions survive restarts. With several servers, set it yourself.
+#                        A weak one (under 50 characters, under 5 different ones, the development key)
+#                        stops the start with a message saying so.
 #   DJANGO_ALLOWED_HOSTS the site's host names (default 127.0.0.1,localhost)
 #   DATABASE_URL         the database (default SQLite db.sqlite3)
 #   HOST, PORT           where gunicorn listens (default 127.0.0.1:8000: put a TLS proxy in front)
@@ -25,7 +27,9 @@ if [[ -z "${DJANGO_SECRET_KEY:-}" ]]; then
     export DJANGO_SECRET_KEY
 fi
 
-"$PY" manage.py check --deploy --fail-level ERROR
+# Warnings fail the start too: a weak secret key (Django's W009; the settings refuse one anyway), a security
+# setting left off. What DJANGO_SECURE_SSL_REDIRECT=0 / DJANGO_SECURE_COOKIES=0 turn off is not warned about.
+"$PY" manage.py check --deploy --fail-level WARNING
 "$PY" manage.py migrate --noinput
 "$PY" manage.py collectstatic --noinput -v 0
 # gunicorn and TASK_WORKERS task workers (default: one per core), all stopped together (Procfile, honcho)

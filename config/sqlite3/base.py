@@ -1,4 +1,4 @@
-"""Django's SQLite backend, keeping the query planner's statistics up to date.
+"""Django's SQLite backend, keeping the query planner's statistics up to date, and opening a read-only file.
 
 SQLite plans a query from statistics that only ``ANALYZE`` gathers (PostgreSQL keeps its own). Without them
 it guessed that "running games" narrows a search as well as "this player's games", and so read every running
@@ -7,6 +7,11 @@ game on the site for the navigation's badge, the profile and My games: 1 ms with
 tables this connection's queries used whose statistics are missing or out of date, and nothing else. Here it
 runs as a connection closes (``CONN_MAX_AGE``: every ten minutes or so per worker), bounded by
 ``analysis_limit`` so that a big table is sampled rather than read whole.
+
+A read-only file (a full or read-only disk, wrong permissions) cannot be switched to WAL: Django runs the
+settings' ``init_command`` pragmas on each new connection and failed the connection, so every page needing the
+database was a 500 even to read. Here a pragma that needs to write is skipped on such a file: reads work, and
+writes fail as writes (OperationalError: the site answers 503, /readyz says the write failed).
 """
 
 from __future__ import annotations
@@ -29,6 +34,22 @@ def optimize(connection: sqlite3.Connection) -> None:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_new_connection(self, conn_params: dict) -> sqlite3.Connection:
+        commands, self.init_commands = self.init_commands, []
+        try:
+            conn = super().get_new_connection(conn_params)  # Django's own pragmas, without the settings' ones
+        finally:
+            self.init_commands = commands
+        for command in commands:
+            if command := command.strip():
+                try:
+                    conn.execute(command)
+                except sqlite3.OperationalError as err:
+                    if "readonly" not in str(err):
+                        conn.close()
+                        raise
+        return conn
+
     def _close(self) -> None:
         if self.connection is not None and not self.is_in_memory_db():
             try:

@@ -7,13 +7,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+def _run(args: list[str], **env: str | None) -> subprocess.CompletedProcess[str]:
+    """manage.py in a fresh process with ``env`` instead of the DJANGO_* and DATABASE_URL variables around: in
+    development (DJANGO_DEBUG=1, as `make run`) unless ``env`` says otherwise; None leaves a variable unset."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    chosen = {k: v for k, v in {"DJANGO_DEBUG": "1", **env}.items() if v is not None}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **chosen}, capture_output=True, text=True,
         timeout=120,
     )
 
@@ -35,6 +40,54 @@ def test_production_refuses_to_start_without_secret_key():
     result = _run(["check"], DJANGO_DEBUG="0")
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_is_off_unless_the_environment_says_so():
+    code = "from django.conf import settings; print(settings.DEBUG)"
+    result = _run(
+        ["shell", "--no-imports", "-c", code], DJANGO_DEBUG=None, DJANGO_SECRET_KEY=PRODUCTION["DJANGO_SECRET_KEY"]
+    )
+    assert result.stdout.strip() == "False", result.stderr
+    # Without a key and without DJANGO_DEBUG: refused, not the public development key.
+    result = _run(["check"], DJANGO_DEBUG=None)
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY must be set" in result.stderr
+    result = _run(["shell", "--no-imports", "-c", code], DJANGO_DEBUG="1")
+    assert result.stdout.strip() == "True", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        ("short", "too weak"),
+        ("a" * 30 + "b" * 30, "too weak"),  # long, but two different characters
+        ("dev-insecure-0c1f6f2e8a3b4d5c9e7f1a2b3c4d5e6f-not-for-production", "development key"),
+        ("django-insecure-" + "x7!kq2-abcdefghijklmnopqrstuvwxyz0123456789", "development key"),
+    ],
+)
+def test_production_refuses_a_weak_secret_key(key, says):
+    result = _run(["check", "--deploy"], **{**PRODUCTION, "DJANGO_SECRET_KEY": key})
+    assert result.returncode != 0
+    assert says in result.stderr and "secrets.token_urlsafe(50)" in result.stderr
+
+
+def test_serve_fails_on_deploy_warnings_and_its_generated_key_passes():
+    import secrets
+
+    assert "check --deploy --fail-level WARNING" in (ROOT / "scripts" / "serve.sh").read_text()
+    generated = secrets.token_urlsafe(50)  # what serve.sh writes into .secret_key
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **{**PRODUCTION, "DJANGO_SECRET_KEY": generated})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_plain_http_on_purpose_silences_only_its_own_warnings():
+    plain = {**PRODUCTION, "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_SECURE_COOKIES": "0"}
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **plain)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _run(["check", "--deploy", "--fail-level", "WARNING"], **plain, DJANGO_HSTS_SECONDS="60")
+    assert result.returncode == 0, result.stdout + result.stderr
+    code = "from django.conf import settings; print(sorted(settings.SILENCED_SYSTEM_CHECKS))"
+    result = _run(["shell", "--no-imports", "-c", code], **PRODUCTION)
+    assert result.stdout.strip() == "[]", result.stderr
 
 
 def test_database_url_selects_the_database():

@@ -1,0 +1,186 @@
+"""Log-ins and sign-ups throttled per client address and site-wide, before any password is hashed, beside axes'
+per-(username, address) lock-out (issue 20, item 2). The suite's settings turn these rates off; each test here
+sets the production ones (config/settings.py) or smaller."""
+
+from __future__ import annotations
+
+import http.client
+import re
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.test import Client
+from django.urls import reverse
+
+SPRAYER, NEIGHBOUR = "203.0.113.7", "198.51.100.9"
+PRODUCTION = {
+    "login_failures_per_address": "20/600",
+    "login_attempts_site": "120/60",
+    "signup_per_address": "10/3600",
+    "signup_site": "30/60",
+}
+
+
+@pytest.fixture
+def rates(settings, db):
+    settings.THROTTLE_RATES = dict(PRODUCTION)
+    return settings.THROTTLE_RATES
+
+
+@pytest.fixture
+def hashes(monkeypatch) -> list[str]:
+    """Every password hashed (to check or to store) while the test runs."""
+    seen: list[str] = []
+    encode = MD5PasswordHasher.encode
+
+    def counting(self, password, salt):
+        seen.append(password)
+        return encode(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", counting)
+    return seen
+
+
+def login(username: str, password: str, ip: str = SPRAYER, url: str | None = None):
+    return Client().post(url or reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def signup(username: str, ip: str = SPRAYER):
+    form = {"username": username, "password1": "a-Str0ng-passphrase", "password2": "a-Str0ng-passphrase"}
+    return Client().post(reverse("signup"), form, REMOTE_ADDR=ip)
+
+
+def test_password_spraying_from_one_address_is_stopped_before_hashing(rates, make_player, password, hashes):
+    """Four guesses on each of many accounts never trips axes (five per account); the address limit does."""
+    names = [f"victim{i}" for i in range(6)]
+    for name in names:
+        make_player(name)
+    hashes.clear()
+    attempts = 0
+    for name in names[:5]:
+        for guess in range(4):
+            assert login(name, f"guess-{guess}").status_code == 400
+            attempts += 1
+    assert attempts == 20 and len(hashes) == 20
+    response = login(names[5], "guess-0")
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= 600
+    text = response.content.decode()
+    assert "Too many log-in attempts" in text and re.search(r"Try again in \d+ minutes?", text)
+    # Even the right password waits, and nothing more is hashed, unknown usernames included.
+    assert login(names[5], password).status_code == 429
+    assert login("nobody-at-all", "x").status_code == 429
+    assert len(hashes) == 20
+
+
+def test_another_address_and_signed_in_players_are_not_affected(rates, make_player, password):
+    make_player("alice")
+    for i in range(20):
+        login(f"unknown{i}", "x")
+    assert login("alice", password).status_code == 429
+    assert login("alice", password, ip=NEIGHBOUR).status_code == 302
+    signed_in = Client()
+    signed_in.force_login(make_player("bob"))
+    assert signed_in.get(reverse("games:history"), REMOTE_ADDR=SPRAYER).status_code == 200
+
+
+def test_successful_logins_do_not_count_against_the_address(rates, make_player, password):
+    """An office behind one address logs in all morning: only failures count per address."""
+    for i in range(25):
+        make_player(f"worker{i}")
+        assert login(f"worker{i}", password).status_code == 302
+
+
+def test_the_window_ends(rates, make_player, password, monkeypatch):
+    import config.throttle
+
+    make_player("alice")
+    for i in range(20):
+        login(f"unknown{i}", "x")
+    assert login("alice", password).status_code == 429
+    later = config.throttle.time.time() + 601
+    monkeypatch.setattr(config.throttle.time, "time", lambda: later)
+    assert login("alice", password).status_code == 302
+
+
+def test_the_site_wide_ceiling_stops_many_addresses(rates, make_player, password, hashes):
+    rates["login_attempts_site"] = "3/60"
+    make_player("alice")
+    hashes.clear()
+    for i in range(3):
+        assert login("alice", "wrong", ip=f"192.0.2.{i + 1}").status_code == 400
+    response = login("alice", password, ip="192.0.2.99")
+    assert response.status_code == 429 and int(response["Retry-After"]) <= 60
+    assert len(hashes) == 3
+
+
+def test_the_admin_login_counts_too(rates, make_player):
+    make_player("staffer", is_staff=True)
+    url = reverse("admin:login")
+    for i in range(20):
+        assert login(f"unknown{i}", "x", url=url).status_code == 200
+    assert login("staffer", "x", url=url).status_code == 429
+
+
+def test_axes_still_locks_one_username_from_one_address(rates, make_player, password):
+    make_player("alice")
+    make_player("bob")
+    for i in range(5):
+        login("alice", f"wrong{i}")
+    assert login("alice", password).status_code == 429  # axes' lock-out page
+    assert login("bob", password).status_code == 302  # the address itself is still under its limit
+
+
+def test_signups_per_address(rates):
+    from players.models import Player
+
+    for i in range(10):
+        assert signup(f"newbie{i}").status_code == 302
+    response = signup("newbie10")
+    assert response.status_code == 429 and "Too many sign-ups" in response.content.decode()
+    assert not Player.objects.filter(username="newbie10").exists()
+    assert signup("newbie10", ip=NEIGHBOUR).status_code == 302
+
+
+def test_signups_site_wide(rates):
+    rates["signup_site"] = "2/60"
+    assert signup("one", ip="192.0.2.1").status_code == 302
+    assert signup("two", ip="192.0.2.2").status_code == 302
+    assert signup("three", ip="192.0.2.3").status_code == 429
+
+
+def test_ipv6_addresses_count_by_their_64(rf):
+    from config.throttle import client_key
+
+    assert client_key(rf.get("/", REMOTE_ADDR="2001:db8:1:2:aaaa::1")) == "2001:db8:1:2::/64"
+    assert client_key(rf.get("/", REMOTE_ADDR="2001:db8:1:2:bbbb::9")) == "2001:db8:1:2::/64"
+    assert client_key(rf.get("/", REMOTE_ADDR="::ffff:192.0.2.5")) == "192.0.2.5"
+    assert client_key(rf.get("/", REMOTE_ADDR="192.0.2.5")) == "192.0.2.5"
+
+
+def test_spraying_against_the_live_server(rates, live_server, make_player):
+    """The audit's probe as it ran: real requests with CSRF, many usernames, one address."""
+    from django.core.cache import caches
+
+    rates["login_failures_per_address"] = "6/600"
+    host = urlsplit(live_server.url)
+    statuses = []
+    try:
+        for i in range(8):
+            conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+            conn.request("GET", "/accounts/login/")
+            page = conn.getresponse()
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode()).group(1)
+            cookie = page.getheader("Set-Cookie").split(";")[0]
+            body = urlencode({"csrfmiddlewaretoken": token, "username": f"sprayed{i}", "password": "guess"})
+            headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+            conn.request("POST", "/accounts/login/", body=body, headers=headers)
+            answer = conn.getresponse()
+            answer.read()
+            statuses.append((answer.status, answer.getheader("Retry-After")))
+            conn.close()
+    finally:
+        caches["throttle"].clear()  # committed here (a live server): leave nothing for other tests
+    assert [status for status, _ in statuses] == [400] * 6 + [429] * 2
+    assert all(int(wait) > 0 for _, wait in statuses[6:])
