@@ -18,6 +18,7 @@ from games.pk_lookup import insert_rows
 from ..engine import PositionError, RecordError, parse_position, position_string, read_record, shown
 from ..errors import Busy, InvalidGameSettings, InvalidRecord
 from ..models import LEVELS, Game, Move, Opponent
+from .assists import analyse_when_over
 from .computer import schedule_computer_move, slow_computer_to_move
 from .create import computer_opening, game_create
 
@@ -133,6 +134,7 @@ def game_import(*, player, text: str) -> Game:
                 Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
                 for ply, move in enumerate(record.moves, start=1)
             ])
+        analyse_when_over(game)  # a 4 x 4 game's analysis is a worker's: ready when its replay opens
     return game
 
 
