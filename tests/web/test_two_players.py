@@ -496,7 +496,7 @@ def test_games_against_the_computer_keep_their_title_out_of_move_answers(make_ga
     assert "Your turn" not in title(player_client.get(f"/games/{game.pk}/").content.decode())
 
 
-def test_a_watched_game_moves_on_the_server_for_its_creator_and_spectators_alike(make_game, player_client, third_client):
+def test_a_watched_game_moves_on_the_server_for_everyone(make_game, player_client, third_client):
     game = make_game(opponent="watch", strategy="random")
     page = f"/games/{game.pk}/"
     for client in (third_client, player_client):  # nobody's page drives it: a worker plays (games.tasks)
