@@ -70,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every answer
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
     "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
@@ -295,5 +296,23 @@ TASKS = {
     "default": {
         "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
         "QUEUES": ["computer", "assist"],
+    }
+}
+
+# Content-Security-Policy (django-csp): scripts only from the site's own files (no inline script, no handler
+# attribute, no eval: tests/web/test_no_inline_script.py and the browser tests, which fail on any violation);
+# inline styles stay allowed (htmx's indicator style, the charts' style attributes).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
     }
 }

@@ -77,8 +77,14 @@ def new_context(
     contexts: list[BrowserContext] = []
     problems: list[str] = []
 
+    def watch_console(page: Page, message) -> None:
+        # the Content-Security-Policy refuses inline scripts, handlers and eval: any refusal is a broken page
+        if message.type == "error" and "Content Security Policy" in message.text:
+            problems.append(f"CSP violation on {page.url}: {message.text}")
+
     def watch_page(page: Page) -> None:
         page.on("pageerror", lambda error: problems.append(f"JavaScript error on {page.url}: {error}"))
+        page.on("console", lambda message: watch_console(page, message))
 
     def watch_response(response) -> None:
         expected = (response.status, response.request.method, urlsplit(response.url).path) in expected_http_errors
