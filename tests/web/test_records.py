@@ -178,6 +178,14 @@ def test_a_slow_best_move_is_a_workers_and_the_page_asks_again(player_client):
     assert other.status_code == 409
 
 
+@pytest.mark.parametrize("url", ["/games/import/", "/analysis/?variant=ultimate-1"])
+def test_the_new_pages_run_no_inline_script(player_client, url):
+    import re
+
+    page = player_client.get(url).content.decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page) and not re.search(r"\son[a-z]+=", page)
+
+
 def test_a_game_starts_from_the_board(player_client, player):
     response = player_client.post("/analysis/play/", {"position": "classic_3.1x1.3_o", "level": "hard"})
     game = Game.objects.get(created_by=player)
