@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI, Router, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -101,6 +102,13 @@ def install(api: NinjaAPI) -> None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return answer(request, 413, "too_large", f"the request body is larger than the {limit:,} bytes the API reads")
 
+    def unavailable(request: HttpRequest, exc: OperationalError) -> HttpResponse:
+        # a read-only, missing or locked database: the pages answer 503 too (config.views.server_error)
+        logger.warning("API: the database failed on %s %s: %s", request.method, request.path, exc)
+        response = answer(request, 503, "unavailable", "the database is unavailable; try again in a minute")
+        response["Retry-After"] = "30"
+        return response
+
     def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
         logger.exception("API error on %s %s", request.method, request.path)
         return answer(request, 500, "server_error", "something went wrong on our side; nothing was stored")
@@ -112,6 +120,7 @@ def install(api: NinjaAPI) -> None:
         (HttpError, ninja_http_error),
         (Http404, not_found),
         (RequestDataTooBig, too_big),
+        (OperationalError, unavailable),
         (Exception, unexpected),
     ):
         api.add_exception_handler(exc_class, handler)

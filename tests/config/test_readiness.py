@@ -144,3 +144,15 @@ def test_a_missing_sqlite_database_is_a_503_not_a_500(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert "statuses 200 503 503" in result.stdout, result.stdout + result.stderr[-2000:]
+
+
+def test_an_api_write_while_the_database_is_read_only_is_503_json(player, make_game):
+    from django.test import Client
+
+    game = make_game()
+    api = Client(raise_request_exception=False)
+    api.force_login(player)
+    with database_failing("attempt to write a readonly database", writes_only=True):
+        response = api.post(f"/api/games/{game.pk}/moves", {"move": 4}, content_type="application/json")
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.json()["code"] == "unavailable"
