@@ -147,6 +147,9 @@ def test_the_board_shows_a_position_and_plays_moves_in_place(player_client):
 def test_the_board_sets_up_a_variant_and_refuses_nonsense(player_client):
     page = player_client.get("/analysis/?variant=nxn-5").content.decode()
     assert "nxn-5_5.5.5.5.5_x" in page
+    multi = player_client.get("/analysis/?variant=multi-1")  # the first board drawn
+    assert multi.status_code == 200 and "multi-1_9.9.9.9.9.9.9.9.9_x_" in multi.content.decode()
+    assert player_client.get("/analysis/?variant=ultimate-1").status_code == 200
     assert player_client.get("/analysis/?position=classic_xxx.3.3_o").status_code == 400
     assert player_client.get("/analysis/?variant=four&position=classic_3.3.3_x").status_code == 400
     bad = player_client.get("/analysis/?position=classic_3.3.3_x&moves=b2,b2")

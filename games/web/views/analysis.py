@@ -41,8 +41,12 @@ def _variant_start(word: str) -> State:
     spec = VARIANTS[key].option_spec
     if len(values) > len(spec) or not all(value.isdigit() and len(value) <= 4 for value in values):
         raise PositionError(f"“{word[:40]}” is not a variant with its options (e.g. nxn-5, mnk-15-15-5)")
+    options = {  # on/off options are 1 and 0, as in a position string
+        name: (value == "1" if spec[name][0] is bool and value in ("0", "1") else int(value))
+        for name, value in zip(spec, values, strict=False)
+    }
     try:
-        return get_variant(key, **{name: int(value) for name, value in zip(spec, values, strict=False)}).new_game()
+        return get_variant(key, **options).new_game()
     except (TypeError, ValueError) as err:
         raise PositionError(str(err)) from None
 
