@@ -76,6 +76,8 @@ def fresh_position(game: Game) -> Position:
 def takeback_keep(game: Game, moves: list[int], sides) -> int | None:
     """How many of ``moves`` stay when ``sides`` take a move back (the engine's ``takeback_keeps``), or None:
     nothing to take back. A game played on from another starts with that game's moves, which stay."""
+    if game.start_side == "O":  # the engine counts X's moves as the odd ones: here O made them
+        sides = ["O" if side == "X" else "X" for side in sides]
     keep = takeback_keeps(moves, sides)
     if keep is None or keep < (game.played_on_ply or 0):
         return None

@@ -183,13 +183,14 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Ga
     with transaction.atomic():
         new = game_create(player=player, variant=game.variant, options=game.options, opponent=level, side=state.to_move)
         new.start_board = game.start_board  # multi's random first board: the one this game had
+        new.start_position = game.start_position  # a game that started from a position: the same start
         if ply:
             insert_rows([Move(game=new, ply=n, move=move, side="X" if n % 2 == 1 else "O")
                          for n, move in enumerate(moves[:ply], start=1)])
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
         new.played_on_from, new.played_on_ply = game, ply
-        new.save(update_fields=["start_board", "ply", "move_list", "version", "played_on_from", "played_on_ply",
-                                "updated"])
+        new.save(update_fields=["start_board", "start_position", "ply", "move_list", "version", "played_on_from",
+                                "played_on_ply", "updated"])
     return new
 
 

@@ -221,6 +221,20 @@ def test_the_sweep_finds_a_computer_to_move_first_from_a_position(player):
     assert mine.pk not in set(waiting.values_list("pk", flat=True))
 
 
+def test_a_game_from_a_position_takes_back_and_plays_on_from_there(player):
+    from games.services import game_from_position, game_resign, move_takeback
+
+    game = game_from_position_string(player=player, position="classic_3.1x1.3_o", level="hard")
+    game = move_play(game=game, player=player, move=0, reply=True).game  # O a3, X answers
+    game = move_takeback(game=game, player=player)  # O's move and X's answer go
+    assert game.ply == 0 and game.to_move == "O"
+    game = move_play(game=game, player=player, move=0, reply=True).game
+    game = game_resign(game=Game.objects.get(pk=game.pk), player=player)
+    again = game_from_position(game=Game.objects.get(pk=game.pk), ply=1, player=player, level="hard")
+    assert again.start_position == "classic_3.1x1.3_o" and again.to_move == "X" and again.sides_of(player) == ["X"]
+    assert game_position(again).state.cells[0] == "O"
+
+
 def test_a_position_string_is_checked(player):
     with pytest.raises(InvalidGameSettings, match="position"):
         game_from_position_string(player=player, position="classic_xxx.3.3_o", level="hard")
