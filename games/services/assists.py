@@ -168,6 +168,10 @@ def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
     if not game.is_finished:
         raise AnalysisUnavailable("the analysis opens when the game is over (it would tell the players the best moves)")
     variant = game_variant(game)
+    if game.start_position:  # the solver's analysis replays the moves from the empty board
+        raise AnalysisUnavailable(
+            "a game started from a position is not analysed: open its positions on the analysis board"
+        )
     if not can_analyse(variant):
         raise AnalysisUnavailable(
             f"moves are analysed only on one board of at most {MAX_CELLS} cells, where best play is known exactly; "
@@ -192,7 +196,7 @@ def analyse_when_over(game: Game) -> None:
     """A game has just ended (in the caller's transaction): a board the solver knows, too big to analyse inside a
     request, is analysed by a worker now, so that its replay has it when the players open it."""
     variant = game_variant(game)
-    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
+    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS and not game.start_position:
         tasks.analyse_game.enqueue(game_id=game.pk, player_id=None)
 
 
@@ -208,7 +212,7 @@ def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVer
 def work_out_analysis(*, game_id: int) -> str:
     """A worker's task: the analysis of finished game ``game_id``, stored on it. "analysed", or "gone"."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    if game is None or game.start_position:
         return "gone"
     if game.analysis is not None:
         return "analysed"

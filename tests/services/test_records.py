@@ -233,6 +233,11 @@ def test_a_game_from_a_position_takes_back_and_plays_on_from_there(player):
     again = game_from_position(game=Game.objects.get(pk=game.pk), ply=1, player=player, level="hard")
     assert again.start_position == "classic_3.1x1.3_o" and again.to_move == "X" and again.sides_of(player) == ["X"]
     assert game_position(again).state.cells[0] == "O"
+    from games.errors import AnalysisUnavailable
+    from games.services import game_analysis
+
+    with pytest.raises(AnalysisUnavailable, match="from a position"):
+        game_analysis(Game.objects.get(pk=game.pk))
 
 
 def test_a_position_string_is_checked(player):
