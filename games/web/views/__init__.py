@@ -6,5 +6,8 @@
 - ``challenges``: accepting, cancelling, declining;
 - ``replay``: the replay with its analysis, and Play on;
 - ``history``: My games with the lobby, and the live parts' polls;
-- ``pages``: a new game, the rules, the leaderboard.
+- ``pages``: a new game, the rules, the leaderboard;
+- ``analysis``: the analysis board (any position, the computer's best move);
+- ``records``: game records out and in;
+- ``live``: server push (Server-Sent Events) for open pages.
 """
