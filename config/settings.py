@@ -128,6 +128,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    if TESTING:
+        # The test database is a file (in memory where /dev/shm is), not SQLite's in-memory one: the browser tests'
+        # task worker is another process (tests/browser/conftest.py), as on a real site.
+        _shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+        DATABASES["default"]["TEST"] = {"NAME": str(_shm / f"ttt-test-{os.getpid()}.sqlite3")}
+        for _suffix in ("-wal", "-shm"):  # Django removes the file; its journal's companions go too
+            atexit.register(Path(DATABASES["default"]["TEST"]["NAME"] + _suffix).unlink, missing_ok=True)
 
 AUTH_USER_MODEL = "players.Player"
 

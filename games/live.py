@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable
 from datetime import timedelta
 
-from django.db import DatabaseError, close_old_connections
+from django.db import close_old_connections
 from django.utils import timezone
 
 from .models import Event, Game, Opponent
@@ -155,7 +155,7 @@ class Hub:
         while not self._stop.wait(self.every):
             try:
                 self.read_once()
-            except DatabaseError:  # a locked or restarting database: read again shortly
+            except Exception:  # a locked or restarting database: read again shortly, never die
                 logger.warning("live hub: reading events failed", exc_info=True)
                 close_old_connections()
 

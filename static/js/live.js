@@ -43,24 +43,49 @@
   if (!url || !window.EventSource) {
     return; // no push: the timed polls do the work
   }
-  const source = new EventSource(url);
-  source.addEventListener("open", function () {
-    open = true;
-    document.documentElement.dataset.live = "on";
-    fire("live-open");
-  });
-  source.addEventListener("game", function (event) {
-    fire("live-game", event.data);
-  });
-  source.addEventListener("lobby", function () {
-    fire("live-lobby");
-  });
-  source.addEventListener("me", function () {
-    fire("live-me");
-  });
-  source.addEventListener("error", function () {
-    // EventSource reconnects by itself (the server said how soon); meanwhile the polls run again.
+  let source = null;
+  let listening = url;
+
+  function connect(address) {
+    if (source) {
+      source.close();
+    }
     open = false;
-    document.documentElement.dataset.live = "off";
+    listening = address;
+    source = new EventSource(address);
+    source.addEventListener("open", function () {
+      open = true;
+      document.documentElement.dataset.live = "on";
+      fire("live-open");
+    });
+    source.addEventListener("game", function (event) {
+      fire("live-game", event.data);
+    });
+    source.addEventListener("lobby", function () {
+      fire("live-lobby");
+    });
+    source.addEventListener("me", function () {
+      fire("live-me");
+    });
+    source.addEventListener("error", function () {
+      // EventSource reconnects by itself (the server said how soon); meanwhile the polls run again.
+      open = false;
+      document.documentElement.dataset.live = "off";
+    });
+  }
+
+  // "Play again" and "Rematch" swap another game into the page: listen to that one from then on.
+  document.addEventListener("htmx:afterSettle", function () {
+    const play = document.getElementById("play");
+    if (!play || !play.dataset.game) {
+      return;
+    }
+    const address = new URL(listening, window.location.href);
+    if (address.searchParams.get("game") !== play.dataset.game) {
+      address.searchParams.set("game", play.dataset.game);
+      connect(address.pathname + address.search);
+    }
   });
+
+  connect(url);
 })();

@@ -11,7 +11,10 @@ broken htmx swap or a missing stylesheet cannot pass unnoticed.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -61,6 +64,33 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def task_worker(django_db_setup, django_db_blocker) -> Iterator[subprocess.Popen[str]]:
+    """A real task worker (``manage.py worker``, another process) on the test database, for the whole session: the
+    computer's slow moves, hints and watched games are played by it, as on the site."""
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        url = f"sqlite:///{db['NAME']}"
+    else:
+        url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(DATABASE_URL=url, DJANGO_DEBUG="1", TASK_SWEEP_GRACE="2")
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "worker", "--nice", "0", "--interval", "0.05", "--sweep-every", "1"],
+        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    yield worker
+    worker.terminate()
+    try:
+        worker.wait(10)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+
+
 @pytest.fixture
 def expected_http_errors() -> set[tuple[int, str, str]]:
     """(status, method, path) answers a test expects, e.g. (400, "POST", "/accounts/login/") for a wrong
@@ -70,7 +100,7 @@ def expected_http_errors() -> set[tuple[int, str, str]]:
 
 @pytest.fixture
 def new_context(
-    browser: Browser, live_server, transactional_db, expected_http_errors
+    browser: Browser, live_server, transactional_db, expected_http_errors, task_worker
 ) -> Iterator[Callable[..., BrowserContext]]:
     """A factory of browser contexts (separate cookie jars) on the live server, all closed and checked
     at teardown. Keyword arguments go to ``Browser.new_context`` (e.g. ``java_script_enabled=False``)."""
