@@ -284,3 +284,22 @@ def test_game_decide_refuses_what_cannot_be_decided(make_game):
     game_decide(game=game.pk, result="X")
     with pytest.raises(GameFinished, match="this game is over: X wins"):
         game_decide(game=game.pk, result="O")
+
+
+def test_staff_see_a_failed_task_in_the_admin(staff_client, player):
+    """A task lost with its worker (or failing) shows in the admin's list of task results, with its traceback."""
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from games.services import game_create, move_play
+    from games.services.computer import LOST_AFTER, sweep_computer_turns
+
+    game = game_create(player=player, variant="ultimate", opponent="hard")
+    move_play(game=game, player=player, move=40)
+    DBTaskResult.objects.update(status="RUNNING", started_at=timezone.now() - LOST_AFTER * 2)
+    sweep_computer_turns()
+    failed = DBTaskResult.objects.get(status="FAILED")
+    listing = staff_client.get(reverse("admin:django_tasks_database_dbtaskresult_changelist"), {"status": "FAILED"})
+    assert listing.status_code == 200 and str(failed.pk) in listing.content.decode()
+    page = staff_client.get(reverse("admin:django_tasks_database_dbtaskresult_change", args=[failed.pk]))
+    assert page.status_code == 200 and "stopped before it finished" in page.content.decode()
