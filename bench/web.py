@@ -486,7 +486,7 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     env["PORT"] = str(port)
     env["WEB_CONCURRENCY"] = str(args.workers)
     app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
-    env["GUNICORN_WORKER_CLASS"] = "uvicorn_worker.UvicornWorker" if args.server == "asgi" else "sync"
+    env["GUNICORN_WORKER_CLASS"] = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(args.server, "gthread")
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None,
@@ -601,8 +601,8 @@ def main() -> int:
                         help="how each next game opens: the finished game's Play again (default), or the new-game "
                              "form and then the game page")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--server", choices=("asgi", "wsgi"), default="asgi",
-                        help="gunicorn's workers: uvicorn's (ASGI, as make serve runs them) or sync (WSGI)")
+    parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
+                        help="gunicorn's workers: threads (as make serve runs them), sync, or uvicorn's (ASGI)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
     args = parser.parse_args()
     if args.one:

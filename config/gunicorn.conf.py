@@ -7,8 +7,11 @@ import os
 
 bind = os.environ.get("BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# Threads, so that a page's live stream (/games/live/: one held request per open page, idle but for a notice now
+# and then) does not hold a whole process: requests are served by a pool of threads per process; keep-alive
+# connections wait in gunicorn's poller, not in a thread. GUNICORN_THREADS bounds the open pages per process.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = int(os.environ.get("GUNICORN_THREADS", "200"))
 # The app is imported once, before the workers fork (less memory, faster start); Django opens no
 # database connection at import, so none is shared between workers.
 preload_app = True
