@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run serve test test-sqlite test-postgres lint bench bench-web chromium wrk migrate clean
+.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed chromium wrk migrate clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ bench: $(VENV)/.runtime
 # Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`.
 bench-web: $(VENV)/.dev wrk
 	$(PY) bench/web.py $(ARGS)
+
+# Mixed load (issue 19): quick players' moves alone, then while players against the hard computer keep the task
+# workers busy, in one run (gunicorn + task workers, SQLite by default). E.g. `make bench-mixed ARGS="--db postgres"`.
+bench-mixed: $(VENV)/.dev
+	$(PY) bench/mixed.py $(ARGS)
 
 # wrk measures the trivial views a second time, as a check on the benchmark's own clients. Optional: without
 # it (no apt, not root) the benchmark runs and leaves out the wrk figures.

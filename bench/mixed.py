@@ -1,0 +1,536 @@
+#!/usr/bin/env python3
+"""Mixed load (issue 19): quick moves while the computer thinks hard in the task workers.
+
+    .venv/bin/python bench/mixed.py [--quick 8] [--hard 4] [--seconds 10] [--workers 2] [--db sqlite]
+
+The real site as ``make serve`` runs it, on a scratch database (a temporary SQLite file; ``--db postgres``: a
+throw-away PostgreSQL server started by scripts/with-postgres.sh with its production durability settings, or
+DATABASE_URL if given), migrated: gunicorn with config/gunicorn.conf.py (2 web workers, sync by default as in
+the Procfile) and ``--workers`` task workers (``manage.py worker``, at their own lower CPU priority). Every
+simulated player is a client process with its own API token (players.models.ApiToken), speaking the JSON API
+over HTTP/1.1 (bench/web.py's ``Session``, with the token and JSON bodies), and all are released together:
+
+1. for ``--seconds``, the ``--quick`` players play classic against ``easy`` alone: POST /api/games, then
+   POST /api/games/{id}/moves (a random legal move, with the ply it was chosen on) until the game is over, then
+   a new game. ``easy`` answers inside the move request: one request stores the move and the reply;
+2. for ``--seconds`` more, the same quick players go on while the ``--hard`` players play Ultimate against
+   ``hard`` (mcts, about a second a move): their move is answered at once with the move alone, and the player
+   polls GET /api/games/{id} every 50 ms until the computer's reply is stored (``ply`` grows). Those polls are
+   load on the web workers too, as a real client's would be.
+
+Printed: the quick players' move latency (p50/p95/p99) and moves/s in each phase; for the hard players, the
+time from sending their move to seeing the reply, beside the computer's think time and the time its task
+waited in the queue (the task rows: django_tasks_database_dbtaskresult's enqueued_at -> started_at ->
+finished_at, matched to each move by game and version). A task's queue wait is "explained" while every
+task worker was busy with another task; time a task waited while a worker was idle (beyond the worker's
+polling interval) is flagged. Then a verdict against the issue's target, and the check that nothing was lost:
+every game's stored moves replay through the engine and agree with what the clients saw stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.web import Session, collect_static, free_port, percentiles, process_cpu, server_env, wait_ready  # noqa: E402
+
+POLL = 0.05  # seconds between a hard player's looks for the computer's reply
+REPLY_TIMEOUT = 90.0  # a reply not seen after this long is an error
+TARGET_FACTOR, TARGET_P95 = 3.0, 0.250  # the issue's target: p95 under load <= 3 x alone, and < 250 ms
+QUEUE_GRACE = 0.3  # seconds a task may wait with a worker idle (its 0.1 s poll of the queue, a busy database)
+
+
+# The client ------------------------------------------------------------------------------------------------
+
+
+class ApiSession(Session):
+    """bench/web.py's client, speaking JSON with a personal token (``Authorization: Bearer``)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        super().__init__(port)
+        self.token = token
+
+    def call(self, method: str, path: str, payload: dict | None = None) -> tuple[int, Any]:
+        """(status, the decoded JSON answer or None)."""
+        body = json.dumps(payload).encode() if payload is not None else b""
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", f"Authorization: Bearer {self.token}",
+                 "Accept: application/json"]
+        if method != "GET":
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        reused = self.sock is not None
+        sock = self.sock or self._connect()
+        try:
+            sock.sendall(raw)
+            head, rest = self._read_head(sock)
+        except (ConnectionError, EOFError):  # a kept-alive connection closed meanwhile: once more, new one
+            self.close()
+            if not reused:
+                raise
+            sock = self._connect()
+            sock.sendall(raw)
+            head, rest = self._read_head(sock)
+        status_line, *header_lines = head.split("\r\n")
+        status = int(status_line.split(" ", 2)[1])
+        length, close = 0, False
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            name, value = name.lower(), value.strip()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection":
+                close = value.lower() == "close"
+        while len(rest) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection in the middle of an answer")
+            rest += chunk
+        if close:
+            self.close()  # gunicorn's sync workers answer "Connection: close"
+        text = rest[:length]
+        try:
+            return status, json.loads(text) if text else None
+        except ValueError:
+            return status, text.decode(errors="replace")
+
+
+@dataclass
+class Result:
+    role: str  # "quick" or "hard"
+    moves: list[tuple[float, float, int]] = field(default_factory=list)  # (sent, after t0; latency; moves stored)
+    replies: list[tuple[int, int, float, float]] = field(default_factory=list)  # (game, version, wait, move latency)
+    games_started: int = 0
+    polls: int = 0  # GET /api/games/{id} while waiting for the computer
+    errors: list[str] = field(default_factory=list)
+    accepted: dict[int, int] = field(default_factory=dict)  # game id -> moves the client saw stored
+
+
+def new_game(api: ApiSession, result: Result, settings: dict) -> dict | None:
+    status, game = api.call("POST", "/api/games", settings)
+    if status != 201 or not isinstance(game, dict):
+        result.errors.append(f"new game: {status} {str(game)[:200]}")
+        return None
+    result.games_started += 1
+    result.accepted[game["id"]] = game["ply"]
+    return game
+
+
+def player(role: str, port: int, token: str, index: int, start: Any, t0: Any, seconds: float, seed: int, out: Any
+           ) -> None:
+    """One client process. Quick: classic against easy from t0 for both phases. Hard: Ultimate against hard
+    (as X) in the second phase only, waiting for each reply before the next move. The Result goes to ``out``."""
+    rng = random.Random(seed)
+    result = Result(role)
+    api = ApiSession(port, token)
+    try:
+        start.wait()
+    except Exception:  # noqa: BLE001 - another player could not start
+        out.put(result)
+        return
+    begin = t0.value + (seconds if role == "hard" else 0.0)
+    end = t0.value + 2 * seconds
+    time.sleep(max(0.0, begin - time.monotonic()))
+    if role == "quick":
+        settings = {"variant": "classic", "opponent": "easy", "side": "XO"[index % 2]}
+    else:
+        settings = {"variant": "ultimate", "opponent": "hard", "side": "X"}
+    game: dict | None = None
+    while time.monotonic() < end:
+        try:
+            if game is None or game["status"] == "finished":
+                game = new_game(api, result, settings)
+                if game is None:
+                    time.sleep(0.1)
+                continue
+            gid = game["id"]
+            if not game["your_turn"]:  # the computer opened, or a reply not seen yet: look again
+                time.sleep(POLL)
+                status, seen = api.call("GET", f"/api/games/{gid}")
+                if status != 200:
+                    result.errors.append(f"game {gid}: GET {status} {str(seen)[:200]}")
+                    game = None
+                    continue
+                game = seen
+                result.accepted[gid] = game["ply"]
+                continue
+            move = rng.choice(game["legal_moves"])
+            sent = time.monotonic()
+            began = time.perf_counter()
+            status, answer = api.call("POST", f"/api/games/{gid}/moves", {"move": move, "ply": game["ply"]})
+            latency = time.perf_counter() - began
+            if status != 200 or not isinstance(answer, dict):
+                result.errors.append(f"move in game {gid}: {status} {str(answer)[:200]}")
+                game = None
+                continue
+            result.moves.append((sent - t0.value, latency, len(answer["played"])))
+            result.accepted[gid] = answer["ply"]
+            game = answer
+            if role == "quick" or answer["status"] == "finished" or answer["your_turn"]:
+                continue
+            # The computer thinks in a worker: poll until its reply is stored (even past the end: none is left
+            # waiting, so what the clients saw is what the database holds).
+            ply, version = answer["ply"], answer["version"]
+            give_up = time.monotonic() + REPLY_TIMEOUT
+            while True:
+                time.sleep(POLL)
+                status, seen = api.call("GET", f"/api/games/{gid}")
+                result.polls += 1
+                if status != 200 or not isinstance(seen, dict):
+                    result.errors.append(f"game {gid}: GET {status} {str(seen)[:200]}")
+                    game = None
+                    break
+                if seen["ply"] > ply:
+                    result.replies.append((gid, version, time.perf_counter() - began, latency))
+                    result.accepted[gid] = seen["ply"]
+                    game = seen
+                    break
+                if time.monotonic() > give_up:
+                    result.errors.append(f"game {gid}: no reply {REPLY_TIMEOUT:.0f} s after the move at ply {ply}")
+                    game = None
+                    break
+        except Exception as err:  # noqa: BLE001 - counted and shown
+            result.errors.append(f"{role} {index}: {type(err).__name__}: {err}")
+            api.close()
+            game = None
+    out.put(result)
+
+
+# The figures -----------------------------------------------------------------------------------------------
+
+
+def quantile(values: list[float], q: int) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def idle_time(start: float, stop: float, busy: list[tuple[float, float]], workers: int) -> float:
+    """Seconds within [start, stop] during which fewer than ``workers`` tasks were running."""
+    if stop <= start:
+        return 0.0
+    points = sorted({start, stop, *(t for span in busy for t in span if start < t < stop)})
+    idle = 0.0
+    for lo, hi in zip(points, points[1:], strict=False):
+        mid = (lo + hi) / 2
+        if sum(1 for s, f in busy if s <= mid < f) < workers:
+            idle += hi - lo
+    return idle
+
+
+def task_rows() -> dict[tuple[int, int], list[dict]]:
+    """The computer's tasks by (game, version), each with its times as seconds since the epoch."""
+    from django_tasks_db.models import DBTaskResult
+
+    from games.tasks import computer_turn
+
+    rows: dict[tuple[int, int], list[dict]] = {}
+    for row in DBTaskResult.objects.filter(task_path=computer_turn.module_path):
+        kwargs = (row.args_kwargs or {}).get("kwargs", {})
+        rows.setdefault((kwargs.get("game_id"), kwargs.get("version")), []).append({
+            "status": row.status, "value": row.return_value, "workers": list(row.worker_ids or []),
+            "enqueued": row.enqueued_at.timestamp(),
+            "started": row.started_at.timestamp() if row.started_at else None,
+            "finished": row.finished_at.timestamp() if row.finished_at else None,
+        })
+    return rows
+
+
+def wait_for_queue(timeout: float) -> int:
+    """Wait until no task is waiting or running (the last replies stored); the number still left."""
+    from django.db import connection
+    from django_tasks_db.models import DBTaskResult
+
+    give_up = time.monotonic() + timeout
+    while True:
+        left = DBTaskResult.objects.filter(status__in=("READY", "RUNNING")).count()
+        connection.close()
+        if not left or time.monotonic() > give_up:
+            return left
+        time.sleep(0.2)
+
+
+def check_games(usernames: list[str], accepted: dict[int, int], started: int) -> tuple[int, int, list[str]]:
+    """Nothing lost (as bench/web.py checks): every game replays through the engine and agrees with its row and
+    with what the clients saw stored. (games, moves, problems)"""
+    from games.models import Game
+    from games.positions import game_moves, state_after
+
+    problems: list[str] = []
+    stored_total = 0
+    games = list(Game.objects.filter(created_by__username__in=usernames))
+    for game in games:
+        moves = game_moves(game)
+        stored_total += len(moves)
+        plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
+        try:
+            state = state_after(game, moves)
+        except ValueError as err:
+            problems.append(f"game {game.pk}: replay fails: {err}")
+            continue
+        if game.move_list != ",".join(map(str, moves)):
+            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
+        if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
+            problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
+        if state.is_over != (game.status == Game.Status.FINISHED):
+            problems.append(f"game {game.pk}: replay over={state.is_over}, stored status {game.status}")
+        if state.is_over and (state.winner or Game.Result.DRAW) != game.result:
+            problems.append(f"game {game.pk}: replay winner {state.winner}, stored result {game.result}")
+        if accepted.get(game.pk) != len(moves):
+            problems.append(f"game {game.pk}: clients saw {accepted.get(game.pk)} stored, db has {len(moves)}")
+    if len(games) != started:
+        problems.append(f"{len(games)} games stored, clients started {started}")
+    return len(games), stored_total, problems
+
+
+# One database ----------------------------------------------------------------------------------------------
+
+
+def run_one(label: str, args: argparse.Namespace) -> bool:
+    """Benchmark the database named by DATABASE_URL (set by the caller); True if the target is met and nothing
+    went wrong."""
+    env = server_env(os.environ["DATABASE_URL"])
+    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_URL"))})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from players.models import ApiToken, Player
+
+    load_before = os.getloadavg()
+    print(f"\n== {label}: {connection.vendor}; load average before: "
+          + " ".join(f"{x:.2f}" for x in load_before), flush=True)
+    call_command("migrate", verbosity=0)
+    collect_static(env)
+    quick = [f"quick{i:03d}" for i in range(args.quick)]
+    hard = [f"hard{i:03d}" for i in range(args.hard)]
+    tokens = {}
+    for name in quick + hard:
+        player_row = Player.objects.create(username=name)
+        tokens[name] = ApiToken.issue(player=player_row, name="bench")[1]
+    connection.close()
+
+    logs = Path(tempfile.mkdtemp(prefix="ttt-bench-mixed-"))
+    port = free_port()
+    env.update(PORT=str(port), WEB_CONCURRENCY=str(args.web_workers),
+               GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker" if args.server == "asgi" else "sync")
+    app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
+    web = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
+                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None)
+    workers = []
+    for i in range(args.workers):
+        with open(logs / f"worker{i}.log", "w") as log:
+            workers.append(subprocess.Popen([sys.executable, "manage.py", "worker"], cwd=ROOT, env=env,
+                                            stdout=log, stderr=subprocess.STDOUT))
+    ctx = mp.get_context("fork")
+    try:
+        wait_ready(port, web, path="/healthz")
+        t0 = ctx.Value("d", 0.0)
+
+        def go() -> None:  # run by the last player to be ready
+            t0.value = time.monotonic() + 0.1
+
+        roles = [("quick", name) for name in quick] + [("hard", name) for name in hard]
+        start = ctx.Barrier(len(roles), action=go)
+        out = ctx.Queue()
+        procs = [ctx.Process(target=player, args=(role, port, tokens[name], i, start, t0, args.seconds,
+                                                   args.seed + i, out))
+                 for i, (role, name) in enumerate(roles)]
+        for proc in procs:
+            proc.start()
+        cpu: dict[str, list[float]] = {"web": [], "workers": []}
+        marks = iter((0.0, args.seconds, 2 * args.seconds))
+        mark = next(marks)
+        results: list[Result] = []
+        while len(results) < len(procs):
+            if t0.value and mark is not None and time.monotonic() >= t0.value + mark:
+                cpu["web"].append(process_cpu(web.pid))
+                cpu["workers"].append(sum(process_cpu(w.pid) for w in workers))
+                mark = next(marks, None)
+            try:
+                results.append(out.get(timeout=0.02))
+            except Exception:  # noqa: BLE001 - queue.Empty: keep waiting
+                continue
+        for proc in procs:
+            proc.join()
+        left = wait_for_queue(30)
+    finally:
+        for proc in (web, *workers):
+            proc.terminate()
+        for proc in (web, *workers):
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    load_after = os.getloadavg()
+
+    errors = [e for r in results for e in r.errors]
+    accepted: dict[int, int] = {}
+    for r in results:
+        accepted.update(r.accepted)
+    started = sum(r.games_started for r in results)
+    quick_moves = [m for r in results if r.role == "quick" for m in r.moves]
+    replies = [x for r in results if r.role == "hard" for x in r.replies]
+    hard_errors = [e for r in results if r.role == "hard" for e in r.errors]
+    quick_errors = [e for r in results if r.role == "quick" for e in r.errors]
+
+    cores = os.cpu_count() or 1
+    print(f"  gunicorn: {args.web_workers} {args.server} workers; task workers: {args.workers} (manage.py worker, "
+          f"nice +10); {cores} cores; {args.seconds:.0f} s per phase; load average after: "
+          + " ".join(f"{x:.2f}" for x in load_after))
+    phases = []
+    for phase, name in enumerate((f"{args.quick} quick players alone", f"{args.quick} quick players with "
+                                  f"{args.hard} hard players")):
+        lo, hi = phase * args.seconds, (phase + 1) * args.seconds
+        moves = [m for m in quick_moves if lo <= m[0] < hi]
+        lat = [m[1] for m in moves]
+        stored = sum(m[2] for m in moves)
+        phases.append(lat)
+        web_cpu = worker_cpu = float("nan")
+        if len(cpu["web"]) > phase + 1:
+            web_cpu = (cpu["web"][phase + 1] - cpu["web"][phase]) / args.seconds
+            worker_cpu = (cpu["workers"][phase + 1] - cpu["workers"][phase]) / args.seconds
+        print(f"  {phase + 1}. {name}: moves {percentiles(lat)}, max {ms(max(lat, default=0))}; "
+              f"{stored / args.seconds:.0f} moves/s ({len(lat) / args.seconds:.0f} move requests/s); "
+              f"CPU: web {web_cpu * 100:.0f}%, task workers {worker_cpu * 100:.0f}% of a core")
+    print(f"  quick players: {len(quick_errors)} errors")
+
+    rows = task_rows()
+    busy = [(t["started"], t["finished"]) for ts in rows.values() for t in ts if t["started"] and t["finished"]]
+    waits, thinks, queues, rests, flagged = [], [], [], [], []
+    idle_total = 0.0
+    worker_ids: dict[str, int] = {}
+    for gid, version, wait, _latency in replies:
+        done = [t for t in rows.get((gid, version), []) if t["value"] == "played" and t["finished"]]
+        if not done:
+            hard_errors.append(f"game {gid}: no task row played its move at version {version}")
+            continue
+        task = done[0]
+        think, queue = task["finished"] - task["started"], task["started"] - task["enqueued"]
+        waits.append(wait)
+        thinks.append(think)
+        queues.append(queue)
+        rests.append(wait - think - queue)
+        for worker in task["workers"]:
+            worker_ids[worker] = worker_ids.get(worker, 0) + 1
+        idle = idle_time(task["enqueued"], task["started"], busy, args.workers)
+        idle_total += idle
+        if idle > QUEUE_GRACE:
+            flagged.append(f"game {gid} v{version}: queued {ms(queue)}, {ms(idle)} of it with a task worker idle")
+    stale = sum(1 for ts in rows.values() for t in ts if t["value"] != "played")
+
+    def line(values: list[float]) -> str:
+        return (f"p50 {ms(quantile(values, 50))}, p95 {ms(quantile(values, 95))}, max {ms(max(values, default=0))}"
+                if values else "n/a")
+
+    hard_lat = [x[3] for x in replies]
+    polls = sum(r.polls for r in results)
+    print(f"  {args.hard} hard players (Ultimate against hard): {len(replies)} replies, {len(hard_errors)} errors; "
+          f"their move answered in {line(hard_lat)}; {polls} polls ({polls / args.seconds:.0f}/s) while waiting")
+    print(f"    move -> reply seen:      {line(waits)}")
+    print(f"    think (started->finished): {line(thinks)}")
+    print(f"    queue (enqueued->started): {line(queues)}; with a worker idle: {idle_total:.2f} s in all")
+    print(f"    the rest (request, poll): {line(rests)}")
+    print(f"    tasks per worker: {sorted(worker_ids.values(), reverse=True)}; tasks that did not play: {stale}; "
+          f"left waiting at the end: {left}")
+    for error in (quick_errors + hard_errors)[:8]:
+        print(f"    error: {error}")
+
+    # Verdict against the issue's target.
+    alone, loaded = (quantile(p, 95) for p in phases)
+    quick_ok = loaded <= TARGET_FACTOR * alone and loaded < TARGET_P95 and not quick_errors
+    explained = not flagged and not hard_errors and bool(replies)
+    ratio = loaded / alone if alone else float("nan")
+    print(f"  verdict: quick p95 {ms(alone)} alone -> {ms(loaded)} with {args.hard} hard players "
+          f"({ratio:.1f}x; target <= {TARGET_FACTOR:.0f}x and < {ms(TARGET_P95)}), {len(quick_errors)} errors: "
+          + ("MET" if quick_ok else "NOT MET"))
+    print(f"  verdict: hard players' wait p50 {ms(quantile(waits, 50))} = think p50 {ms(quantile(thinks, 50))} + "
+          f"queue p50 {ms(quantile(queues, 50))} + rest p50 {ms(quantile(rests, 50))}: "
+          + ("queue explained by busy workers" if explained else
+             f"{len(flagged)} tasks queued longer than the workers explain" if flagged else "errors above"))
+    for item in flagged[:8]:
+        print(f"    {item}")
+
+    count, moves_total, problems = check_games(quick + hard, accepted, started)
+    print(f"  check: {count} games, {moves_total} moves replayed through the engine: "
+          + ("all consistent" if not problems else f"{len(problems)} PROBLEMS"))
+    for problem in problems[:10]:
+        print(f"    {problem}")
+    if errors or problems or left:
+        print(f"  task workers' logs: {logs}")
+    else:
+        shutil.rmtree(logs, ignore_errors=True)
+    return quick_ok and explained and not errors and not problems and not left
+
+
+# Main ------------------------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", type=int, default=8, help="players playing classic against easy (default 8)")
+    parser.add_argument("--hard", type=int, default=4, help="players playing Ultimate against hard (default 4)")
+    parser.add_argument("--seconds", type=float, default=10, help="seconds per phase: alone, then mixed (default 10)")
+    parser.add_argument("--workers", type=int, default=2, help="task workers, manage.py worker (default 2: one per "
+                        "core, as make serve)")
+    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--server", choices=("asgi", "wsgi"), default="wsgi",
+                        help="gunicorn's workers: sync (WSGI, as the Procfile runs them; default) or uvicorn's (ASGI)")
+    parser.add_argument("--db", default="sqlite", help="databases, comma-separated: sqlite,postgres (default sqlite)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = parser()
+    args = cli.parse_args(argv)
+    if args.one:
+        return 0 if run_one(args.one, args) else 1
+    passthrough = list(sys.argv[1:] if argv is None else argv)
+    print(f"Python {sys.version.split()[0]} of {sys.base_prefix}, {os.cpu_count()} cores")
+    failed = False
+    for db in args.db.split(","):
+        command = [sys.executable, str(Path(__file__).resolve()), *passthrough, "--one", db]
+        env = dict(os.environ)
+        if db == "sqlite":
+            tmp = tempfile.mkdtemp(prefix="ttt-bench-")
+            env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+            try:
+                failed |= subprocess.run(command, env=env).returncode != 0
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        elif db == "postgres":
+            env.setdefault("PG_DURABLE", "1")  # PostgreSQL's production settings: fsync and synchronous commit
+            failed |= subprocess.run([str(ROOT / "scripts" / "with-postgres.sh"), *command], env=env).returncode != 0
+        else:
+            cli.error(f"unknown database {db!r}")
+    print("\nNOT MET or FAILED: see above" if failed else "\nOK: target met, zero errors, nothing lost")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
