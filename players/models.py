@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import AbstractUser
+from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -80,9 +82,23 @@ class PlayerSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls) -> type:
-        from .sessions import SessionStore
-
         return SessionStore
+
+
+class SessionStore(CachedDBStore):
+    cache_key_prefix = "players.sessions"
+
+    @classmethod
+    def get_model_class(cls) -> type:
+        return PlayerSession
+
+    def create_model_instance(self, data: dict[str, Any]) -> Any:
+        session = super().create_model_instance(data)
+        try:
+            session.player_id = int(data.get(SESSION_KEY))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            session.player_id = None
+        return session
 
 
 #: every token starts with this, so a leaked one is easy to recognise (and to scan for)

@@ -8,25 +8,7 @@ machine), so that a request costs no query for its session; a session's writes a
 
 from __future__ import annotations
 
-from typing import Any
+# The store lives beside its model (players.models), each naming the other; SESSION_ENGINE names this module.
+from .models import SessionStore
 
-from django.contrib.auth import SESSION_KEY
-from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
-
-
-class SessionStore(CachedDBStore):
-    cache_key_prefix = "players.sessions"
-
-    @classmethod
-    def get_model_class(cls) -> type:
-        from .models import PlayerSession  # the models import this module's class lazily too
-
-        return PlayerSession
-
-    def create_model_instance(self, data: dict[str, Any]) -> Any:
-        session = super().create_model_instance(data)
-        try:
-            session.player_id = int(data.get(SESSION_KEY))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            session.player_id = None
-        return session
+__all__ = ["SessionStore"]

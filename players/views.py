@@ -18,6 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
+from games.rating import PROVISIONAL_GAMES
+from games.selectors import computer_stats, player_stats, rating_history, recent_games
 
 from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
@@ -134,10 +136,6 @@ def _profile_page(
     email_form: EmailForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    # the games app builds on players, not the reverse
-    from games.rating import PROVISIONAL_GAMES
-    from games.selectors import computer_stats, player_stats, rating_history, recent_games
-
     counts = ("played", "won", "lost", "drawn")
     # Games against other players (rated) and against the computer (with takebacks and hints) apart.
     rows = [row for row in player_stats(player) if row["players"]["played"] or row["rating"] is not None]

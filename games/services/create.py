@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.pk_lookup import insert_rows
@@ -201,8 +202,6 @@ def _resolve_invitee(invitee, *, player, opponent: str):
     if opponent != Opponent.HUMAN:
         raise InvalidInvitee("only a game against another player can be sent to a named player")
     if isinstance(invitee, str):
-        from django.contrib.auth import get_user_model
-
         if len(invitee) > 150 or "\x00" in invitee:  # no username is like that (and PostgreSQL refuses NUL)
             raise InvalidInvitee("there is no player with that name")
         found = get_user_model().objects.filter(username__iexact=invitee.strip(), is_active=True).first()
