@@ -335,8 +335,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
 
     logs = Path(tempfile.mkdtemp(prefix="ttt-bench-mixed-"))
     port = free_port()
-    env.update(PORT=str(port), WEB_CONCURRENCY=str(args.web_workers),
-               GUNICORN_WORKER_CLASS="uvicorn_worker.UvicornWorker" if args.server == "asgi" else "sync")
+    worker_class = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(args.server, "gthread")
+    env.update(PORT=str(port), WEB_CONCURRENCY=str(args.web_workers), GUNICORN_WORKER_CLASS=worker_class)
     app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
     web = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None)
@@ -497,8 +497,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2, help="task workers, manage.py worker (default 2: one per "
                         "core, as make serve)")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--server", choices=("asgi", "wsgi"), default="wsgi",
-                        help="gunicorn's workers: sync (WSGI, as the Procfile runs them; default) or uvicorn's (ASGI)")
+    parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
+                        help="gunicorn's workers: threads (as make serve runs them; default), sync, or uvicorn's (ASGI)")
     parser.add_argument("--db", default="sqlite", help="databases, comma-separated: sqlite,postgres (default sqlite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
