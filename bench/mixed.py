@@ -498,7 +498,7 @@ def parser() -> argparse.ArgumentParser:
                         "core, as make serve)")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
-                        help="gunicorn's workers: threads (as make serve runs them; default), sync, or uvicorn's (ASGI)")
+                        help="gunicorn's workers: threads (as make serve runs them), sync, or uvicorn's (ASGI)")
     parser.add_argument("--db", default="sqlite", help="databases, comma-separated: sqlite,postgres (default sqlite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
