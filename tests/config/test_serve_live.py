@@ -1,0 +1,79 @@
+"""`make serve`'s server holds pages' live streams without holding up other requests: gunicorn's threaded workers
+(config/gunicorn.conf.py) give each open stream a thread, not a process."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.config.test_settings import PRODUCTION, ROOT, _free_port, _run
+
+SESSION = """
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from players.models import Player
+from players.sessions import SessionStore
+alice = Player.objects.create_user("alice", password="x")
+session = SessionStore()
+session[SESSION_KEY] = str(alice.pk)
+session[BACKEND_SESSION_KEY] = "config.auth.PlayerBackend"
+session[HASH_SESSION_KEY] = alice.get_session_auth_hash()
+session.create()
+print(session.session_key)
+"""
+
+
+def test_open_live_streams_do_not_hold_up_other_requests(tmp_path):
+    env = {
+        **PRODUCTION, "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SECURE_COOKIES": "0", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_SESSION_CACHE_LOCATION": str(tmp_path / "sessions"),
+    }
+    assert _run(["migrate", "--noinput", "-v", "0"], **env).returncode == 0
+    made = _run(["shell", "--no-imports", "-c", SESSION], **env)
+    assert made.returncode == 0, made.stderr
+    cookie = f"sessionid={made.stdout.strip()}"
+    port = _free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_"))}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", "config.wsgi:application"],
+        cwd=ROOT, env={**clean, **env, "PORT": str(port), "WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "16"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    streams: list[http.client.HTTPConnection] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/healthz")
+                assert conn.getresponse().status == 200
+                conn.close()
+                break
+            except (ConnectionRefusedError, OSError):
+                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read()
+                time.sleep(0.2)
+        for _ in range(8):  # more open pages than a process would have sync workers
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/games/live/", headers={"Cookie": cookie})
+            response = conn.getresponse()
+            assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+            assert b"event: open" in response.read1(200)
+            streams.append(conn)
+        started = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+        assert time.monotonic() - started < 2  # answered while eight streams stay open
+        conn.close()
+    finally:
+        for conn in streams:
+            conn.close()
+        server.terminate()  # gunicorn waits graceful_timeout (10 s) for open streams, then ends them
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
