@@ -20,16 +20,8 @@ from .core import (
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
-from .records import (
-    Record,
-    RecordError,
-    parse_position,
-    position_string,
-    read_record,
-    read_records,
-    result_token,
-    write_record,
-)
+from .position_strings import parse_position, position_string
+from .records import Record, RecordError, read_record, read_records, result_token, write_record
 from .strategies import STRATEGIES, Strategy, get_strategy
 from .variants import VARIANTS, get_variant
 
