@@ -47,7 +47,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web import Session, collect_static, free_port, percentiles, process_cpu, server_env, wait_ready  # noqa: E402
+from bench.common import (  # noqa: E402
+    Session,
+    collect_static,
+    free_port,
+    percentiles,
+    process_cpu,
+    server_env,
+    wait_ready,
+)
 
 POLL = 0.05  # seconds between a hard player's looks for the computer's reply
 REPLY_TIMEOUT = 90.0  # a reply not seen after this long is an error

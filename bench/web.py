@@ -46,10 +46,7 @@ import multiprocessing as mp
 import os
 import random
 import re
-import secrets
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,112 +54,23 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
-PASSWORD = "bench-Passw0rd-not-secret"
-STATIC_CACHE = Path(tempfile.gettempdir()) / "ttt-bench-static"
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the project's packages
+from bench.common import (  # noqa: E402
+    PASSWORD,
+    ROOT,
+    Session,
+    collect_static,
+    free_port,
+    hammer,
+    percentiles,
+    process_cpu,
+    server_env,
+    wait_ready,
+    wrk,
+)
 
 # HTTP client -------------------------------------------------------------------------------------------
-
-
-class Session:
-    """One browser: a connection to the server (kept alive while the server allows it) and its cookies.
-
-    HTTP/1.1 over a plain socket, written for this benchmark: the requests are a few formatted lines and
-    the answers are read by their Content-Length, so that a request costs the client about a fifth of
-    what http.client costs (the clients share the machine's cores with the server they measure).
-    """
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.sock: socket.socket | None = None
-        self.cookies: dict[str, str] = {}
-        self.host = f"127.0.0.1:{port}"
-
-    def _connect(self) -> socket.socket:
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.sock = sock
-        return sock
-
-    def close(self) -> None:
-        if self.sock is not None:
-            self.sock.close()
-            self.sock = None
-
-    def request(self, method: str, path: str, data: dict | None = None, *, htmx: bool = False
-                ) -> tuple[int, str, str]:
-        """(status, where the answer sends the browser: its Location or HX-Push-Url header, body)."""
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
-        if self.cookies:
-            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
-        body = b""
-        if method == "POST":
-            body = urlencode(data or {}).encode()
-            lines.append("Content-Type: application/x-www-form-urlencoded")
-            lines.append(f"Content-Length: {len(body)}")
-            if "csrftoken" in self.cookies:
-                lines.append(f"X-CSRFToken: {self.cookies['csrftoken']}")
-        if htmx:
-            lines.append("HX-Request: true")
-        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-        reused = self.sock is not None
-        sock = self.sock or self._connect()
-        try:
-            sock.sendall(raw)
-            head, rest = self._read_head(sock)
-        except (ConnectionError, EOFError):
-            # A kept-alive connection the server had closed meanwhile: the request never reached the
-            # app; send it once more on a new connection.
-            self.close()
-            if not reused:
-                raise
-            sock = self._connect()
-            sock.sendall(raw)
-            head, rest = self._read_head(sock)
-        status_line, *header_lines = head.split("\r\n")
-        status = int(status_line.split(" ", 2)[1])
-        length, location, close = 0, "", False
-        for line in header_lines:
-            name, _, value = line.partition(":")
-            name, value = name.lower(), value.strip()
-            if name == "content-length":
-                length = int(value)
-            elif name == "set-cookie":
-                key, _, cookie = value.partition("=")
-                self.cookies[key.strip()] = cookie.split(";", 1)[0]
-            elif name in ("location", "hx-push-url"):
-                location = value
-            elif name == "connection":
-                close = value.lower() == "close"
-        while len(rest) < length:
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the server closed the connection in the middle of an answer")
-            rest += chunk
-        if close:
-            self.close()  # gunicorn's sync workers answer "Connection: close"
-        return status, location, rest[:length].decode()
-
-    @staticmethod
-    def _read_head(sock: socket.socket) -> tuple[str, bytes]:
-        buffer = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            buffer += chunk
-            end = buffer.find(b"\r\n\r\n")
-            if end >= 0:
-                return buffer[:end].decode("latin-1"), buffer[end + 4:]
-
-    def login(self, username: str) -> None:
-        status, _, _ = self.request("GET", "/accounts/login/")
-        assert status == 200, f"login page: {status}"
-        status, _, text = self.request("POST", "/accounts/login/", {"username": username, "password": PASSWORD})
-        assert status == 302, f"login of {username}: {status} {text[:300]}"
 
 
 MOVE_RE = re.compile(r'data-move="(\d+)"')
@@ -295,78 +203,6 @@ def play(port: int, username: str, start: Any, deadline: Any, max_games: int, se
     out.put(stats)
 
 
-def hammer_one(port: int, path: str, seconds: float, out: Any) -> None:
-    session = Session(port)
-    latencies: list[float] = []
-    errors = 0
-    cpu0 = time.process_time()
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        began = time.perf_counter()
-        try:
-            status, _, _ = session.request("GET", path)
-        except Exception:  # noqa: BLE001
-            status = 0
-            session.close()
-        latencies.append(time.perf_counter() - began)
-        if status != 200:
-            errors += 1
-    out.put((latencies, errors, time.process_time() - cpu0))
-
-
-def hammer(port: int, path: str, clients: int, seconds: float) -> tuple[float, list[float], int, float]:
-    """Requests/s, latencies, errors and client CPU seconds of ``clients`` processes GETting ``path``."""
-    ctx = mp.get_context("fork")
-    out = ctx.Queue()
-    procs = [ctx.Process(target=hammer_one, args=(port, path, seconds, out)) for _ in range(clients)]
-    began = time.monotonic()
-    for proc in procs:
-        proc.start()
-    results = [out.get() for _ in procs]
-    elapsed = time.monotonic() - began
-    for proc in procs:
-        proc.join()
-    latencies = [x for lat, _, _ in results for x in lat]
-    return len(latencies) / elapsed, latencies, sum(r[1] for r in results), sum(r[2] for r in results)
-
-
-def percentiles(values: list[float]) -> str:
-    if len(values) < 2:
-        return "n/a"
-    qs = statistics.quantiles(values, n=100, method="inclusive")
-    return f"p50 {qs[49] * 1000:.1f} ms, p95 {qs[94] * 1000:.1f} ms, p99 {qs[98] * 1000:.1f} ms"
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by process ``pid`` and its gunicorn workers."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        children = []
-    for one in (pid, *map(int, children)):
-        try:
-            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
-
-
-def wrk(port: int, path: str, connections: int, seconds: float) -> float | None:
-    """Requests/s of ``wrk`` (a load generator written in C: it costs the server's cores almost nothing)
-    on ``path``, or None when wrk is not installed (Debian package ``wrk``)."""
-    if shutil.which("wrk") is None:
-        return None
-    done = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", f"http://127.0.0.1:{port}{path}"],
-        capture_output=True, text=True,
-    )
-    found = re.search(r"Requests/sec:\s*([\d.]+)", done.stdout)
-    return float(found.group(1)) if done.returncode == 0 and found else None
-
-
 def rate_line(label: str, port: int, path: str, args: argparse.Namespace, pid: int) -> tuple[str, int]:
     """One trivial-view measure, printed as a line, and its errors: the benchmark's client processes
     (with the CPU per request of both sides), then wrk if it is installed."""
@@ -402,58 +238,6 @@ def calibrate(args: argparse.Namespace) -> None:
 
 
 # One database ------------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_env(database_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.update(
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        # Plain http on the loopback: no TLS proxy in front here.
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SECURE_COOKIES="0",
-        DJANGO_STATIC_ROOT=str(STATIC_CACHE),
-        DJANGO_LOG_LEVEL="WARNING",
-        DATABASE_URL=database_url,
-    )
-    return env
-
-
-def collect_static(env: dict[str, str]) -> None:
-    """Production static files (hashed + compressed), collected once and reused: compressing takes a while."""
-    newest = max(p.stat().st_mtime for p in (ROOT / "static").rglob("*") if p.is_file())
-    manifest = STATIC_CACHE / "staticfiles.json"
-    if manifest.exists() and manifest.stat().st_mtime > newest:
-        return
-    print("  collecting static files (once)...", flush=True)
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
-
-
-def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str = "/accounts/login/") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"gunicorn exited with {proc.returncode}")
-        try:
-            session = Session(port)
-            try:
-                status, _, _ = session.request("GET", path)
-            finally:
-                session.close()
-            if status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("gunicorn did not answer in time")
 
 
 def run_one(label: str, args: argparse.Namespace) -> bool:
