@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -33,4 +34,5 @@ def test_docs_page_works_offline(client):
     assert addresses and all(a.startswith("/") and not a.startswith("//") for a in addresses), addresses
     # The site's bar (templates/ninja/swagger.html): the way back, and Swagger UI's dark theme on a dark system.
     assert '<a class="api-home" id="api-home" href="/">' in html and 'href="/api/openapi.json"' in html
-    assert 'classList.toggle("dark-mode"' in html
+    assert '<script src="/static/js/api-docs.js">' in html  # its dark theme, from a static file (no inline script)
+    assert 'classList.toggle("dark-mode"' in (Path(__file__).resolve().parents[2] / "static/js/api-docs.js").read_text()
