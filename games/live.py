@@ -32,6 +32,8 @@ logger = logging.getLogger(__name__)
 LOBBY = "lobby"
 #: how often a hub reads new events (seconds): the push's share of a move's way to the other page
 POLL_EVERY = 0.05
+#: a hub nobody has listened to for this long (seconds) forgets its place, and the next page's view notes it anew
+IDLE_RESET = 5.0
 #: events older than this are deleted (pages that were away longer simply ask for their fragment again)
 KEEP_FOR = timedelta(minutes=10)
 
@@ -118,6 +120,7 @@ class Hub:
         self._thread: threading.Thread | None = None
         self._last_id: int | None = None
         self._pruned = 0.0
+        self._idle_since: float | None = None
         self._stop = threading.Event()
         atexit.register(self._stop.set)  # a process shutting down: no read on a closing interpreter
 
@@ -125,6 +128,7 @@ class Hub:
         """Note where the events stand now, before a page subscribes: whatever happens after it is heard (call from
         a thread that may query, e.g. a view; the page catches up on what came before when its stream opens)."""
         with self._lock:
+            self._idle_since = None  # a page is about to subscribe: keep the place for it
             if self._last_id is None:
                 self._last_id = Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
@@ -153,6 +157,16 @@ class Hub:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
+            with self._lock:
+                idle = not self._subs
+                if not idle:
+                    self._idle_since = None
+                elif self._idle_since is None:
+                    self._idle_since = time.monotonic()
+                elif time.monotonic() - self._idle_since > IDLE_RESET:
+                    self._last_id = None  # nobody has listened for a while: the next page primes it again
+            if idle:
+                continue  # nobody listens: no query
             try:
                 self.read_once()
             except Exception:  # a locked or restarting database: read again shortly, never die

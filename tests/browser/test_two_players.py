@@ -101,11 +101,9 @@ def test_two_players_play_classic_live_with_a_spectator_then_rematch(new_context
     assert list(Move.objects.filter(game=game).values_list("move", flat=True)) == [0, 3, 1, 4, 2]
     assert alice_loads == [] and bob_loads == [] and carol_loads == [], (alice_loads, bob_loads, carol_loads)
     assert alice.evaluate("window.__marker") == 1 and bob.evaluate("window.__marker") == 1
-    # Bob's moves came by polls answered with the partial; with nothing new, a poll is an empty 204.
+    # Bob's moves came by pushed notices (the stream stayed open), each answered by the fragment it asked for.
     assert alice_polls.get("200", 0) >= 1, alice_polls
-    alice.wait_for_event(
-        "response", lambda response: "/poll/" in response.url and response.status == 204, timeout=LIVE_TIMEOUT
-    )
+    assert alice.evaluate("document.documentElement.dataset.live") == "on"
 
     # The spectator's page stops polling once the game is over; it never offers a rematch.
     expect(carol.locator("#poll")).to_have_count(0)
@@ -270,18 +268,54 @@ def test_the_lobby_refresh_keeps_the_keyboard_focus_on_its_button(new_context):
 
 
 def test_lobby_does_not_poll_from_a_hidden_tab(new_context):
+    """With the push down (its stream refused here), the lobby polls, but only while its tab is in view."""
     page = new_context().new_page()
+    page.route("**/games/live/**", lambda route: route.abort())
     sign_up(page, "erin")
     asked: list[str] = []
     page.on("request", lambda request: "/games/lobby/" in request.url and asked.append(request.url))
     page.goto("/games/")
     page.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    asked.clear()
     page.wait_for_timeout(6_000)  # longer than the 5 s between polls: a visible tab would have asked
     assert asked == []
     page.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false})")
     with page.expect_request(lambda request: "/games/lobby/" in request.url, timeout=15_000):
         pass
 
+
+def test_a_move_reaches_the_other_page_by_push_or_by_polling_when_the_push_is_down(new_context):
+    """Two players; the second one's push stream is refused: their page still gets every move, by its polls."""
+    from games.services import challenge_accept, challenge_create
+    from players.models import Player
+
+    alice_page, bob_page = new_context().new_page(), new_context().new_page()
+    bob_page.route("**/games/live/**", lambda route: route.abort())
+    sign_up(alice_page, "alice")
+    sign_up(bob_page, "bob")
+    alice, bob = Player.objects.get(username="alice"), Player.objects.get(username="bob")
+    game = challenge_accept(game=challenge_create(player=alice, variant="classic", side="X"), player=bob)
+    for page in (alice_page, bob_page):
+        page.goto(f"/games/{game.pk}/")
+    expect(alice_page.locator("html[data-live=on]")).to_have_count(1)  # alice's stream is open
+    alice_page.locator('#board [data-move="4"]').click()
+    expect(bob_page.locator('#board [data-cell="4"]')).to_have_attribute("data-mark", "X", timeout=LIVE_TIMEOUT)
+    # bob's move reaches alice's page by push: how long from bob's click to the mark on alice's board
+    alice_page.evaluate("""() => new Promise(resolve => {
+        window.__seen = null;
+        new MutationObserver(() => {
+            const cell = document.querySelector('#board [data-cell="0"]');
+            if (cell && cell.dataset.mark === "O" && window.__seen === null) { window.__seen = Date.now(); }
+        }).observe(document.body, {subtree: true, childList: true, attributes: true});
+        resolve();
+    })""")
+    clicked = bob_page.evaluate("Date.now()")
+    bob_page.locator('#board [data-move="0"]').click()
+    expect(alice_page.locator('#board [data-cell="0"]')).to_have_attribute("data-mark", "O", timeout=LIVE_TIMEOUT)
+    latency = alice_page.evaluate("window.__seen") - clicked
+    print(f"\nlive: bob's move reached alice's page {latency} ms after his click (push)")
+    assert latency < 1000  # a poll a second was the old way; the push brings it well within that
+    assert bob_page.evaluate("document.documentElement.dataset.live") != "on"  # bob's came by polling
 
 
 @pytest.fixture
