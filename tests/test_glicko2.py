@@ -85,8 +85,9 @@ ratings = st.builds(
 
 @given(ratings, ratings)
 def test_a_win_raises_and_a_loss_lowers(player, opponent):
-    assert update(player, [(opponent, 1)]).rating >= player.rating
-    assert update(player, [(opponent, 0)]).rating <= player.rating
+    # (within a millionth of a point: the scale conversions round; a win over a far weaker player gains ~nothing)
+    assert update(player, [(opponent, 1)]).rating >= player.rating - 1e-6
+    assert update(player, [(opponent, 0)]).rating <= player.rating + 1e-6
 
 
 @given(ratings, ratings)

@@ -41,7 +41,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 def _env(url: str) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "TASK"))}
-    return {**clean, "DATABASE_URL": url, "TASK_SWEEP_GRACE": "1", "TASK_LOST_AFTER": "3"}
+    return {**clean, "DJANGO_DEBUG": "1", "DATABASE_URL": url, "TASK_SWEEP_GRACE": "1", "TASK_LOST_AFTER": "3"}
 
 
 def manage(url: str, *args: str) -> str:
