@@ -99,7 +99,7 @@ class GameAdmin(admin.ModelAdmin):
             return "No moves yet."
         variant = game_variant(game)
         text = " · ".join(
-            f"{ply}. {'X' if ply % 2 else 'O'} {variant.cell_name(move)}"
+            f"{ply}. {game.mover(ply)} {variant.cell_name(move)}"
             for ply, move in enumerate(moves, start=1)
         )
         return format_html('{} <a href="{}">Replay it on the site</a>', text, reverse("games:replay", args=[game.pk]))
