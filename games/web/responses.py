@@ -91,10 +91,15 @@ def refused(request: HttpRequest, game: Game | int, err: GameError) -> HttpRespo
     status = http_error(err).status
     if request.htmx:
         response = render(request, "games/game.html#error", {"error": message(err)}, status=status)
-        return reswap(retarget(response, "#game-error"), "innerHTML")
-    if isinstance(game, int):
-        game = load_game(request, game)
-    return render_play(request, game_position(game), error=message(err), status=status)
+        response = reswap(retarget(response, "#game-error"), "innerHTML")
+    else:
+        if isinstance(game, int):
+            game = load_game(request, game)
+        response = render_play(request, game_position(game), error=message(err), status=status)
+    retry_after = getattr(err, "retry_after", None)  # Busy: when to ask again
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def after_action(request: HttpRequest, game: Game) -> HttpResponse:

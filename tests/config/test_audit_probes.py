@@ -84,3 +84,82 @@ def test_health_readiness_and_headers(browser):
         status, headers, text = browser.request("GET", path)
         assert status == 200 and body in text
         assert "camera=()" in headers["Permissions-Policy"]
+
+
+def raw(live_server, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None):
+    host = urlsplit(live_server.url)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    text = response.read().decode("utf-8", "replace")
+    conn.close()
+    return response.status, text
+
+
+@pytest.mark.parametrize("charset", ["utf8", "latin-1", "utf-16"])
+def test_a_form_in_another_charset_is_a_clear_400(browser, live_server, charset):
+    """Item 4: every form POST with a charset Django cannot parse was gunicorn's bare 500."""
+    browser.request("GET", "/accounts/login/")
+    cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+    body = urlencode({"csrfmiddlewaretoken": browser.token, "username": "alice", "password": "x"}).encode()
+    status, text = raw(live_server, "POST", "/accounts/login/", body, {
+        "Content-Type": f"application/x-www-form-urlencoded; charset={charset}", "Cookie": cookie,
+    })
+    assert status == 400 and "Bad request" in text or status == 400
+
+
+def test_a_cut_off_multipart_body_is_a_400(browser, live_server):
+    """Item 10: a multipart body without its closing boundary was read as a valid form."""
+    browser.request("GET", "/accounts/login/")
+    cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+    body = (f'--b\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n{browser.token}\r\n'
+            '--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nalice').encode()
+    status, _ = raw(live_server, "POST", "/accounts/login/", body, {
+        "Content-Type": "multipart/form-data; boundary=b", "Cookie": cookie,
+    })
+    assert status == 400
+
+
+@pytest.mark.parametrize("path", ["/api/games/1.0", "/api/games/+1", "/api/games/1x", "/games/1.0/"])
+def test_an_id_is_digits_only(browser, live_server, path):
+    """Item 10: /api/games/1.0 and /api/games/+1 resolved to game 1."""
+    from games.services import game_create
+    from players.models import Player
+
+    browser.sign_up("alice")
+    game_create(player=Player.objects.get(username="alice"), variant="classic", opponent="easy")
+    status, _, _ = browser.request("GET", path)
+    assert status == 404
+
+
+def test_acting_on_a_challenge_cancelled_meanwhile_is_a_404_not_a_500(browser, live_server):
+    """Item 3: cancelling an open challenge while another action on it was in flight raised Game.DoesNotExist.
+    Here the action comes after the cancel, on the page the player still has open."""
+    from games.services import challenge_cancel, challenge_create
+    from players.models import Player
+
+    browser.sign_up("alice")
+    alice = Player.objects.get(username="alice")
+    game = challenge_create(player=alice, variant="classic")
+    browser.request("GET", f"/games/{game.pk}/")  # the page, with its token
+    challenge_cancel(game=game, player=alice)  # from another tab
+    for action in ("resign", "draw", "draw/accept", "takeback", "claim", "rematch", "hint", "move"):
+        status, _, text = browser.request("POST", f"/games/{game.pk}/{action}/", {"move": "4"})
+        assert status == 404, (action, status, text[:200])
+
+
+def test_one_account_cannot_keep_the_computer_busy(browser, live_server):
+    """Item 6: hints in a loop held a web worker each; now a slow hint is a worker's task, one at a time per
+    player: a second one elsewhere is a 429 with Retry-After."""
+    from games.services import game_create
+    from players.models import Player
+
+    browser.sign_up("alice")
+    alice = Player.objects.get(username="alice")
+    first, second = (game_create(player=alice, variant="ultimate", opponent="easy", strategy="random")
+                     for _ in range(2))
+    browser.request("GET", f"/games/{first.pk}/")
+    status, _, text = browser.request("POST", f"/games/{first.pk}/hint/", {})
+    assert status == 200 and "Working out a hint" in text
+    status, headers, text = browser.request("POST", f"/games/{second.pk}/hint/", {})
+    assert status == 429 and int(headers["Retry-After"]) > 0 and "still working on your last request" in text
