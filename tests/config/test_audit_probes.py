@@ -105,7 +105,7 @@ def test_a_form_in_another_charset_is_a_clear_400(browser, live_server, charset)
     status, text = raw(live_server, "POST", "/accounts/login/", body, {
         "Content-Type": f"application/x-www-form-urlencoded; charset={charset}", "Cookie": cookie,
     })
-    assert status == 400 and "Bad request" in text or status == 400
+    assert status == 400 and "500" not in text[:200]
 
 
 def test_a_cut_off_multipart_body_is_a_400(browser, live_server):
