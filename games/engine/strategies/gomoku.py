@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import State, Variant
-from ..grid import GridState, GridVariant
+from ..grid import GridState, GridVariant, line_tables
 from . import Strategy, register
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -234,6 +234,14 @@ class Shape:
                 near.append(m)
         self.near = tuple(near)
         self.table = _level_table(k)
+        self.cell_lines = line_tables(rows, cols, k)[1]
+        # DELTA[a][b]: change of the line score (3 ** (a - 1) for a line holding a of one side's stones and
+        # none of the other's, negated for the other side) when the side holding a adds a stone
+        value = [[(3 ** (a - 1) if a and not b else -(3 ** (b - 1)) if b and not a else 0) for b in range(k + 1)]
+                 for a in range(k + 1)]
+        self.delta = tuple(
+            tuple((value[a + 1][b] if a < k else 0) - value[a][b] for b in range(k + 1)) for a in range(k + 1)
+        )
         self.centre = (rows // 2) * cols + cols // 2
 
 
@@ -261,7 +269,9 @@ class Board:
         self.index = [[0] * n, [0] * n]
         #: per side, per cell * 4 + direction: the level in that direction
         self.levels = [[0] * (4 * n), [0] * (4 * n)]
-        self.history: list[tuple[int, list[tuple[int, int, int]]]] = []
+        self.history: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+        #: the line score from X's side (alphabeta's "weighted" heuristic, kept incrementally)
+        self.lines = 0
         self.cache: dict[tuple[int, int, int], list[tuple[int, int, int, int, int]]] = {}
         for side, mask in ((0, x), (1, o)):
             rest = mask
@@ -279,6 +289,13 @@ class Board:
         rot[1] |= b1
         rot[2] |= b2
         rot[3] |= b3
+        mine, theirs = self.bb[side], self.bb[side ^ 1]
+        delta = shape.delta
+        d_lines = 0
+        for line in shape.cell_lines[cell]:
+            d_lines += delta[(line & mine).bit_count() - 1][(line & theirs).bit_count()]
+        old_lines = self.lines
+        self.lines = old_lines - d_lines if side else old_lines + d_lines
         occ = self.bb[0] | self.bb[1]
         table, wm, width = shape.table, shape.wmask, shape.width
         xr, orr = self.rot
@@ -301,7 +318,7 @@ class Board:
                     ol[j] = no
                     xi[c] += (nx - lx) * weight
                     oi[c] += (no - lo) * weight
-        self.history.append((self.near, changed))
+        self.history.append((self.near, old_lines, changed))
         self.near |= shape.near[cell]
 
     def undo(self, cell: int, side: int) -> None:
@@ -312,7 +329,7 @@ class Board:
         rot[1] ^= b1
         rot[2] ^= b2
         rot[3] ^= b3
-        self.near, changed = self.history.pop()
+        self.near, self.lines, changed = self.history.pop()
         xl, ol = self.levels
         xi, oi = self.index
         for j, lx, lo in changed:
@@ -549,10 +566,11 @@ class Searcher:
         return 0, [e[0] for e in ranked[: self.width]]
 
     def evaluate(self, side: int) -> int:
-        scan = self.board.scan(side)
-        mine = sorted((e[2] for e in scan), reverse=True)[:5]
-        theirs = sorted((e[4] for e in scan), reverse=True)[:5]
-        return sum(mine) + (mine[0] if mine else 0) - sum(theirs)
+        """Lines (alphabeta's weighted heuristic) from ``side``'s view, plus the tempo of its best threat."""
+        board = self.board
+        lines = -board.lines if side else board.lines
+        best = max((e[2] for e in board.scan(side)), default=0)
+        return 10 * lines + best // 4
 
     def negamax(self, side: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.tick()
@@ -692,8 +710,13 @@ class GomokuStrategy(Strategy):
         good = []
         search.deadline = until
         safe_from_fours = []
-        for c, *_ in ranked[:24]:
+        lines, k = search.lines, search.k
+        for c, mc, *_ in ranked[:24]:
             board.play(c, side)
+            # a four of ours only delays: after their forced answer the threat must be gone too
+            reply = board.five_point(c, side, lines, k) if mc >= C_FOUR else -1
+            if reply >= 0:
+                board.play(reply, other)
             try:
                 if search.attack(other, VCF_DEPTH, False) < 0:
                     safe_from_fours.append(c)
@@ -702,6 +725,8 @@ class GomokuStrategy(Strategy):
             except _Timeout:
                 break
             finally:
+                if reply >= 0:
+                    board.undo(reply, other)
                 board.undo(c, side)
         return good or safe_from_fours
 
