@@ -133,6 +133,8 @@ class MCTSStrategy(Strategy):
         self.last_iterations = game.run(tree, self.rng, budget, deadline, self.iterations is not None)
         visits, total, root = tree.visits, tree.total, tree.root
         kids = tree.kids[root]
+        if not kids:  # the budget ran out before a single iteration (a busy machine): any legal move
+            return self.rng.choice(moves)
         proven = tree.proven
         won = [k for k in kids if proven[k] == 1]
         if won:
