@@ -218,7 +218,7 @@ def _label(strategy: Strategy) -> str:
     inner = getattr(strategy, "inner", None)
     if inner is not None:
         return f"{_label(inner)} erring {strategy.options['rate']:.0%}"
-    opts = ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v is not None and k != "seed")
+    opts = ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v not in (None, False) and k != "seed")
     return f"{strategy.name}({opts})"
 
 

@@ -421,7 +421,7 @@ class Searcher:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 15 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
 
     # Threat-space search --------------------------------------------------------------------
@@ -676,24 +676,24 @@ class GomokuStrategy(Strategy):
         # theirs must be answered (must-block), a forced win of ours is only a bonus.
         vct = self.options["vct"]
         budget = self.seconds
-        search.deadline = started + budget * 0.1
+        search.deadline = started + budget * 0.05
         move = search.winning_attack(side, False)
         if move >= 0:
             return self._done(move, "vcf")
-        search.deadline = started + budget * 0.2
+        search.deadline = started + budget * 0.12
         theirs = search.winning_attack(other, False)
         if theirs < 0 and vct:
-            search.deadline = started + budget * 0.45
+            search.deadline = started + budget * 0.3
             theirs = search.winning_attack(other, True)
         if vct:
-            search.deadline = started + budget * 0.7
+            search.deadline = started + budget * 0.45
             move = search.winning_attack(side, True)
             if move >= 0:
                 return self._done(move, "vct")
         allowed = [e[0] for e in scan]
         reason = "search"
         if theirs >= 0:
-            defences = self._defences(search, side, scan, vct, started + budget * 0.9)
+            defences = self._defences(search, side, scan, vct, started + budget * 0.7)
             if defences:
                 allowed = defences
                 reason = "defend"
