@@ -230,6 +230,8 @@ def test_the_issue_game_g10_h9_i8_is_blocked() -> None:
 def test_options_and_support() -> None:
     assert get_strategy("gomoku").supports(GOMOKU)
     assert not get_strategy("gomoku").supports(get_variant("ultimate"))
+    assert not get_strategy("gomoku").supports(get_variant("classic"))  # solved: perfect's
+    assert get_strategy("gomoku").supports(get_variant("nxn", size=5))
     for bad in ({"seconds": 0}, {"depth": 0}, {"width": 1}):
         with pytest.raises(GomokuOptionError):
             get_strategy("gomoku", **bad)

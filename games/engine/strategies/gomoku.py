@@ -53,6 +53,8 @@ DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 3600
 DEFAULT_WIDTH = 8
 CACHE_LIMIT = 200_000
+#: boards of at most this many cells are left to ``perfect``
+SMALL_BOARD = 16
 VCF_DEPTH = 12  # attacker moves
 VCT_DEPTH = 4
 VCT_WIDTH = 8
@@ -640,7 +642,8 @@ class GomokuStrategy(Strategy):
         self.last_depth = 0
 
     def supports(self, variant: Variant) -> bool:
-        return isinstance(variant, GridVariant) and variant.k >= 3
+        # boards of at most 16 cells are solved (``perfect``): gomoku is for the ones that are not
+        return isinstance(variant, GridVariant) and variant.k >= 3 and variant.cell_count > SMALL_BOARD
 
     def _choose(self, state: State) -> int:
         assert isinstance(state, GridState)
