@@ -9,6 +9,9 @@ number) so a run is repeatable where the strategies are (time-bounded ones are n
 ``--seconds`` scales the budget of every time-bounded level (0.5: half the time, for a quick look;
 the ranking can change with it). ``--adjacent`` plays only neighbouring levels (what the check needs).
 ``--jobs`` runs games in separate processes: every game builds its own players, nothing is shared.
+``--opening N`` starts every game with N random plies (near the centre on grids), the same for the two
+games of a pair that swap colours: on 15 x 15, where the first player wins most games between equals,
+that makes the couples comparable.
 
 Printed: each pair's result, each level's total score and an Elo estimate (maximum likelihood over
 all games, level 1 anchored at 0; a pair that is all wins is damped by one virtual draw), time per
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
@@ -29,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from . import get_variant
+from .core import State
 from .levels import LADDER, difficulty, family
 from .strategies import Strategy, get_strategy
 
@@ -51,12 +56,12 @@ def _scaled(strategy: Strategy, scale: float) -> Strategy:
     return get_strategy(strategy.name, **options)
 
 
-Job = tuple[str, dict[str, Any], int, int, int, float]
+Job = tuple[str, dict[str, Any], int, int, int, float, int]
 
 
 def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
     """One game: (level playing X, level playing O, result for X: 1, 0.5 or 0, X's and O's move times)."""
-    key, options, x_level, o_level, seed, scale = job
+    key, options, x_level, o_level, seed, scale, opening = job
     variant = get_variant(key, **options)
     players = [
         _scaled(difficulty(variant, x_level, seed), scale),
@@ -64,6 +69,10 @@ def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
     ]
     times: list[list[float]] = [[], []]
     state = variant.new_game()
+    rng = random.Random(seed // 2)  # the two games of a colour-swapped couple share their opening
+    for _ in range(opening):
+        if not state.is_over:
+            state = state.play(rng.choice(_near_centre(state)))
     while not state.is_over:
         side = state.ply % 2
         started = time.perf_counter()
@@ -72,6 +81,17 @@ def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
         state = state.play(move)
     result = 1.0 if state.winner == "X" else 0.0 if state.winner == "O" else 0.5
     return x_level, o_level, result, times[0], times[1]
+
+
+def _near_centre(state: State) -> list[int]:
+    """Legal moves of an opening: on a grid, within two cells of the centre (where games are played)."""
+    moves = state.legal_moves()
+    variant = state.variant
+    if variant.nested:
+        return moves
+    rows, cols = variant.rows, variant.cols
+    near = [m for m in moves if abs(m // cols - rows // 2) <= 2 and abs(m % cols - cols // 2) <= 2]
+    return near or moves
 
 
 def elo(levels: Sequence[int], games: list[tuple[int, int, float]]) -> dict[int, float]:
@@ -143,6 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", type=_parse_levels, default=list(LADDER), help="e.g. 1-8 or 2,4,8")
     parser.add_argument("--adjacent", action="store_true", help="only neighbouring levels play each other")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in separate processes")
+    parser.add_argument("--opening", type=int, default=0,
+                        help="random plies before the levels take over (near the centre on grids); the two games "
+                        "of a pair with swapped colours share them")
     args = parser.parse_args(argv)
     options = dict(args.option)
     variant = get_variant(args.variant, **options)
@@ -158,11 +181,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for a, b in pairs:
         for g in range(args.games):
             seed = 1000 * a + 100 * b + g
-            jobs.append((args.variant, options, a, b, seed, args.seconds) if g % 2 == 0 else
-                        (args.variant, options, b, a, seed, args.seconds))
+            jobs.append((args.variant, options, a, b, seed, args.seconds, args.opening) if g % 2 == 0 else
+                        (args.variant, options, b, a, seed, args.seconds, args.opening))
     out(f"Ladder on {variant.describe()} ({args.variant}{' ' + str(options) if options else ''}; "
         f"family {family(variant)}): levels {', '.join(map(str, levels))}; {args.games} games per pair, "
-        f"{'adjacent pairs' if args.adjacent else 'round-robin'}, time scale {args.seconds}")
+        f"{'adjacent pairs' if args.adjacent else 'round-robin'}, time scale {args.seconds}"
+        f"{f', {args.opening} random opening plies' if args.opening else ''}")
     for lv in levels:
         out(f"  level {lv}: {difficulty(variant, lv)!r}")
     started = time.perf_counter()
