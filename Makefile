@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed chromium wrk migrate clean
+.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed chromium wrk migrate clean ladder
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ test-postgres: $(VENV)/.dev
 
 bench: $(VENV)/.runtime
 	$(PY) -m games.engine.bench
+
+# The levels 1-8 of one variant play each other: scores, Elo, PASS/FAIL per adjacent pair (docs/ladder.md).
+# Not part of `make test` (minutes). E.g. `make ladder ARGS="--variant ultimate --games 6 --adjacent"`.
+ladder: $(VENV)/.runtime
+	$(PY) -m games.engine.ladder $(ARGS)
 
 # Load benchmark of the real server (gunicorn, 2 workers) on SQLite and on PostgreSQL; not part of `make test`.
 # Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`.

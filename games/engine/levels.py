@@ -1,52 +1,201 @@
 """Difficulty levels offered to people: ``difficulty(variant, level)`` -> a configured strategy.
 
-- ``easy``: ``alphabeta`` at depth 1 (takes a win when one is there, never looks at the
-  opponent's reply, so it does not block): beatable on every variant.
-- ``medium``: ``threats`` on grid variants (wins, blocks, builds lines); ``alphabeta`` depth 2
-  with the weighted heuristic on nested variants.
-- ``hard``: the strongest play within about a second per move on a 2-core machine:
+A ladder of eight levels for every variant (``LADDER``: 1 the weakest, 8 the strongest), and the
+three names people already know (``LEVELS``) as three of them: ``easy`` = 2, ``medium`` = 4,
+``hard`` = 8. ``level`` is an int 1..8, the same as a digit string ("5"), or one of the names.
 
-  * grid boards of at most 16 cells (classic, four, nxn 3-4, small mnk): ``perfect``;
-  * n x n with n in a row, n >= 5 (nxn, and mnk with rows == cols == k): ``pairing``, which
-    can never lose;
-  * other mnk boards: ``alphabeta`` depth 3, weighted (it beats ``threats`` and answers in
-    < 0.3 s even on 19 x 19, which it searches near the stones only);
-  * ultimate and multi: ``mcts`` with 0.9 seconds.
+Each variant family has its own rungs (``ladder(variant)`` lists them):
 
+- small grids (at most 16 cells: classic, four, nxn 3-4, small mnk), solved by ``perfect``:
+  1 random, 2 alphabeta depth 1 (takes a win, never blocks), 3 alphabeta depth 2, 4 threats,
+  5-7 alphabeta depth 3 / 4 / 5 weighted, 8 ``perfect``. From 4 up the players (almost) never lose
+  on classic, so they draw each other: the game allows no more (docs/ladder.md).
+- n x n with n in a row (n >= 5; and mnk with rows == cols == k): 1-4 as above, 5 alphabeta depth 2
+  weighted, 6 alphabeta depth 3 weighted, 7 ``gomoku`` for 0.3 s (alphabeta depth 4 weighted when k > 8),
+  8 ``pairing`` (can never lose; it
+  wins only from the opponent's mistakes, so against 7 it is mostly draws).
+- other mnk boards (gomoku-class, e.g. 15 x 15, five in a row): 1 random, 2 alphabeta depth 1, 3 threats,
+  4 ``gomoku`` depth 1 without threes (shallow), 5 gomoku depth 2 without threes, 6 gomoku depth 4
+  without threes (at most 0.5 s), 7 gomoku 0.4 s, 8 gomoku 0.9 s (threat-space search with threes).
+- ultimate and multi: 1 random, 2-4 ``mcts`` with 20 / 80 / 300 iterations, 5-8 ``mcts`` for
+  0.05 / 0.15 / 0.4 / 0.9 s (alphabeta at depth 1 and 2, easy and medium before the ladder, played no
+  better than random and than 80 iterations there); on ultimate the top two with the MCTS-solver (it
+  won 8 of 12 games against plain mcts at equal time there; on multi 5 of 12, so multi keeps plain mcts;
+  smart playouts and the reused tree did not win their matches: docs/ladder.md).
+
+``hard`` is the strongest play within about a second per move on a 2-core machine, as before;
+``easy`` (alphabeta depth 1) and ``medium`` (threats) are what they were on the grids.
 ``seed`` (optional) is handed to the strategies that take one, for reproducible games.
 """
 
 from __future__ import annotations
 
-from .core import Variant, shown
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .core import State, Variant, shown
 from .grid import GridVariant
-from .strategies import Strategy, get_strategy
+from .strategies import STRATEGIES, Strategy, get_strategy
 from .strategies.pairing import PairingStrategy
 from .strategies.perfect import PerfectStrategy
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+#: the eight levels of the ladder, weakest first
+LADDER: tuple[int, ...] = tuple(range(1, 9))
+#: the names people know, as levels of the ladder
+NAMED_LEVELS: dict[str, int] = {"easy": 2, "medium": 4, "hard": 8}
 HARD_SECONDS = 0.9
 
 
 class UnknownLevel(ValueError):
-    """A level that is not one of ``LEVELS``."""
+    """A level that is neither 1..8 nor one of ``LEVELS``."""
 
 
-def difficulty(variant: Variant, level: str, seed: int | None = None) -> Strategy:
-    """The strategy that plays ``variant`` at ``level`` (one of ``LEVELS``)."""
-    if level not in LEVELS:
-        raise UnknownLevel(f"unknown level {shown(level)}; choose one of {', '.join(LEVELS)}")
-    grid = isinstance(variant, GridVariant)
-    if level == "easy":
-        return get_strategy("alphabeta", depth=1, seed=seed)
-    if level == "medium":
-        if grid:
-            return get_strategy("threats")
-        return get_strategy("alphabeta", depth=2, heuristic="weighted", seed=seed)
-    if grid:
-        if PerfectStrategy().supports(variant):
-            return get_strategy("perfect")
-        if PairingStrategy().supports(variant):
-            return get_strategy("pairing")
-        return get_strategy("alphabeta", depth=3, heuristic="weighted", seed=seed)
-    return get_strategy("mcts", seconds=HARD_SECONDS, seed=seed)
+class Erring(Strategy):
+    """Plays ``inner``'s move, except that with probability ``rate`` it plays a random legal move instead
+    (the lower rungs of a ladder whose top is perfect play). Not in the registry: levels build it."""
+
+    name = "erring"
+    option_spec = {"rate": (float, 0.0), "seed": (int, None)}
+
+    def __init__(self, inner: Strategy, **options: Any) -> None:
+        super().__init__(**options)
+        if not 0.0 <= self.options["rate"] <= 1.0:
+            raise ValueError(f"option 'rate' of 'erring' must be between 0 and 1, not {self.options['rate']!r}")
+        self.inner = inner
+        self.rng = random.Random(self.options["seed"])
+
+    def supports(self, variant: Variant) -> bool:
+        return self.inner.supports(variant)
+
+    def _choose(self, state: State) -> int:
+        if self.rng.random() < self.options["rate"]:
+            return self.rng.choice(state.legal_moves())
+        return self.inner.choose(state)
+
+    def __repr__(self) -> str:
+        return f"<Erring {self.inner!r} rate={self.options['rate']}>"
+
+
+def parse_level(level: object) -> int:
+    """1..8 from an int, a digit string or a name; UnknownLevel (a ValueError) for anything else."""
+    if isinstance(level, str):
+        if level in NAMED_LEVELS:
+            return NAMED_LEVELS[level]
+        if level.isascii() and level.isdigit() and len(level) == 1:
+            level = int(level)
+    if isinstance(level, int) and not isinstance(level, bool) and level in LADDER:
+        return level
+    names = ", ".join(f"{name} ({number})" for name, number in NAMED_LEVELS.items())
+    raise UnknownLevel(f"unknown level {shown(level)}; choose a level from 1 to 8 or one of {names}")
+
+
+def family(variant: Variant) -> str:
+    """Which ladder a variant climbs: 'solved', 'pairing', 'gomoku' or 'nested'."""
+    if not isinstance(variant, GridVariant):
+        return "nested"
+    if PerfectStrategy().supports(variant):
+        return "solved"
+    if PairingStrategy().supports(variant):
+        return "pairing"
+    return "gomoku"
+
+
+Maker = Callable[[int | None], Strategy]
+
+
+class _Maker:
+    """A rung: builds its strategy, handing the seed to strategies that take one."""
+
+    def __init__(self, name: str, rate: float | None = None, **options: Any) -> None:
+        self.name, self.rate, self.options = name, rate, options
+
+    def __call__(self, seed: int | None) -> Strategy:
+        seedable = "seed" in STRATEGIES[self.name].option_spec
+        strategy = get_strategy(self.name, **self.options, **({"seed": seed} if seedable and seed is not None else {}))
+        return strategy if self.rate is None else Erring(strategy, rate=self.rate, seed=seed)
+
+
+def _s(name: str, **options: Any) -> _Maker:
+    return _Maker(name, **options)
+
+
+def _erring(rate: float) -> _Maker:
+    return _Maker("perfect", rate=rate)
+
+
+def _gomoku_below(k: int, small: Maker, large: Maker) -> Callable[[Variant], Maker]:
+    """``small`` on boards with at most k in a row, else ``large`` (gomoku's pattern tables grow as 3 ** 2k)."""
+
+    def pick(variant: Variant) -> Maker:
+        return small if getattr(variant, "k", 0) <= k else large
+
+    return pick
+
+
+def _on_ultimate(ultimate: Maker, other: Maker) -> Callable[[Variant], Maker]:
+    """``ultimate`` on ultimate, ``other`` on multi (where the solver did not win its match)."""
+
+    def pick(variant: Variant) -> Maker:
+        return ultimate if variant.key == "ultimate" else other
+
+    return pick
+
+
+_COMMON: tuple[Maker, ...] = (_s("random"), _s("alphabeta", depth=1))
+GOMOKU_MAX_K = 8
+#: per family, per level: a maker, or a function of the variant that picks one
+RUNGS: dict[str, tuple[Any, ...]] = {
+    "solved": (
+        *_COMMON,
+        _s("alphabeta", depth=2),
+        _s("threats"),
+        _s("alphabeta", depth=3, heuristic="weighted"),
+        _s("alphabeta", depth=4, heuristic="weighted"),
+        _s("alphabeta", depth=5, heuristic="weighted"),
+        _s("perfect"),
+    ),
+    "pairing": (
+        *_COMMON,
+        _s("alphabeta", depth=2),
+        _s("threats"),
+        _s("alphabeta", depth=2, heuristic="weighted"),
+        _s("alphabeta", depth=3, heuristic="weighted"),
+        _gomoku_below(GOMOKU_MAX_K, _s("gomoku", seconds=0.3), _s("alphabeta", depth=4, heuristic="weighted")),
+        _s("pairing"),
+    ),
+    "gomoku": (
+        *_COMMON,
+        _s("threats"),
+        _s("gomoku", depth=1, vct=False, seconds=0.3),
+        _s("gomoku", depth=2, vct=False, seconds=0.3),
+        _s("gomoku", depth=4, vct=False, seconds=0.5),
+        _s("gomoku", seconds=0.4),
+        _s("gomoku", seconds=HARD_SECONDS),
+    ),
+    "nested": (
+        _s("random"),
+        _s("mcts", iterations=20),
+        _s("mcts", iterations=80),
+        _s("mcts", iterations=300),
+        _s("mcts", seconds=0.05),
+        _s("mcts", seconds=0.15),
+        _on_ultimate(_s("mcts", seconds=0.4, solver=True), _s("mcts", seconds=0.4)),
+        _on_ultimate(_s("mcts", seconds=HARD_SECONDS, solver=True), _s("mcts", seconds=HARD_SECONDS)),
+    ),
+}
+
+
+def difficulty(variant: Variant, level: int | str, seed: int | None = None) -> Strategy:
+    """The strategy that plays ``variant`` at ``level`` (1..8, or easy / medium / hard)."""
+    number = parse_level(level)
+    rung = RUNGS[family(variant)][number - 1]
+    if not isinstance(rung, _Maker):
+        rung = rung(variant)
+    return rung(seed)
+
+
+def ladder(variant: Variant, seed: int | None = None) -> list[Strategy]:
+    """The eight strategies of the variant's ladder, level 1 first."""
+    return [difficulty(variant, n, seed) for n in LADDER]

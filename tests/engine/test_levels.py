@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import LEVELS, difficulty, get_strategy, get_variant
-from games.engine.levels import UnknownLevel
+from games.engine.levels import LADDER, NAMED_LEVELS, UnknownLevel, parse_level
 
 GRID_VARIANTS = [
     ("classic", {}),
@@ -74,8 +74,9 @@ def test_every_nested_variant_has_every_level(key: str, options: dict, level: st
         ("nxn", {"size": 10}, "pairing"),
         ("mnk", {"rows": 3, "cols": 5, "k": 3}, "perfect"),
         ("mnk", {"rows": 9, "cols": 9, "k": 9}, "pairing"),
-        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "alphabeta"),
-        ("mnk", {"rows": 5, "cols": 5, "k": 4}, "alphabeta"),
+        # gomoku-class boards: threat-space search and alpha-beta (issue 21; before it, alphabeta depth 3)
+        ("mnk", {"rows": 15, "cols": 15, "k": 5}, "gomoku"),
+        ("mnk", {"rows": 5, "cols": 5, "k": 4}, "gomoku"),
     ],
 )
 def test_hard_is_the_strongest_player_of_the_variant(key: str, options: dict, name: str) -> None:
@@ -127,3 +128,61 @@ def test_hard_never_loses_nxn(size: int, opponent: str) -> None:
                 move = other.choose(state)
             state = state.play(move)
         assert state.winner in (hero, None), f"hard ({hard.name}) lost {size} x {size} to {opponent}, game {game}"
+
+
+# The ladder: levels 1..8 on every variant ------------------------------------------------------------
+
+LADDER_VARIANTS = [
+    ("classic", {}),
+    ("four", {}),
+    ("nxn", {"size": 5}),
+    ("nxn", {"size": 10}),
+    ("mnk", {"rows": 15, "cols": 15, "k": 5}),
+    ("mnk", {"rows": 7, "cols": 9, "k": 5}),
+    ("mnk", {"rows": 19, "cols": 19, "k": 19}),
+    ("ultimate", {}),
+    ("multi", {}),
+]
+
+
+@pytest.mark.parametrize(("key", "options"), LADDER_VARIANTS, ids=str)
+def test_every_level_of_the_ladder_plays_a_legal_move(key: str, options: dict) -> None:
+    variant = get_variant(key, **options)
+    state = variant.new_game()
+    rng = random.Random(f"ladder{key}{options}")
+    for _ in range(3):
+        state = state.play(rng.choice(state.legal_moves()))
+    for level in LADDER:
+        for spelled in (level, str(level)):
+            strategy = difficulty(variant, spelled, seed=level)
+            assert strategy.supports(variant)
+            assert strategy.choose(state) in state.legal_moves(), (level, strategy)
+            if level not in (1, 8) and strategy.options.get("seconds"):
+                break  # a timed level once is enough
+
+
+def test_names_are_levels_of_the_ladder() -> None:
+    assert LADDER == tuple(range(1, 9))
+    assert NAMED_LEVELS == {"easy": 2, "medium": 4, "hard": 8}
+    for key, options in LADDER_VARIANTS:
+        variant = get_variant(key, **options)
+        for name, number in NAMED_LEVELS.items():
+            assert repr(difficulty(variant, name, seed=3)) == repr(difficulty(variant, number, seed=3))
+            assert parse_level(name) == parse_level(str(number)) == number
+
+
+@pytest.mark.parametrize("bad", [0, 9, -1, "0", "9", "x", "hardest", "Hard", "", " 5", "05", 5.0, True, None, [5]])
+def test_bad_levels_are_refused_with_a_clear_message(bad: object) -> None:
+    with pytest.raises(UnknownLevel, match=r"unknown level .*choose a level from 1 to 8 or one of easy \(2\)"):
+        difficulty(get_variant("classic"), bad)  # type: ignore[arg-type]
+    assert issubclass(UnknownLevel, ValueError)
+
+
+def test_hard_is_still_the_strongest_rung() -> None:
+    # hard = 8 everywhere: perfect / pairing / gomoku / mcts at about a second
+    for key, options, name in [("classic", {}, "perfect"), ("nxn", {"size": 6}, "pairing"),
+                               ("mnk", {}, "gomoku"), ("ultimate", {}, "mcts")]:
+        strategy = difficulty(get_variant(key, **options), 8)
+        assert strategy.name == name
+        if name in ("gomoku", "mcts"):
+            assert 0.5 <= strategy.options["seconds"] <= 1.0

@@ -305,3 +305,77 @@ def test_mcts_2000_iterations_is_strong(key: str, opponent: str, needed: int) ->
         else:
             wins += _play(variant, other, mcts) == "O"
     assert wins >= needed, f"mcts won {wins} of 20 against {opponent} on {key}"
+
+
+# Issue 21: MCTS-solver, playouts that look one move ahead, a reused tree -----------------------------
+
+
+def _late_positions(key: str, count: int, ply: int) -> list[State]:
+    variant = get_variant(key)
+    out = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        seed += 1
+        state = variant.new_game()
+        while not state.is_over and state.ply < ply:
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("key", "ply"), [("ultimate", 50), ("multi", 55)])
+def test_solver_proven_wins_are_real(key: str, ply: int) -> None:
+    checked = 0
+    for state in _late_positions(key, 30, ply):
+        strategy = get_strategy("mcts", iterations=1500, seed=1, solver=True)
+        move = strategy.choose(state)
+        assert move in state.legal_moves()
+        tree = getattr(strategy, "_last_tree", None)
+        if tree is None or tree.proven[tree.root] != -1:
+            continue
+        # the root is a proven loss for the side that moved into it: the side to move wins whatever happens
+        checked += 1
+        hero = state.to_move
+        for game in range(3):
+            other = get_strategy("random", seed=game)
+            end = state
+            while not end.is_over:
+                player = get_strategy("mcts", iterations=300, seed=game, solver=True) if end.to_move == hero else other
+                end = end.play(player.choose(end))
+            assert end.winner == hero
+    assert checked, "no proven position among the samples: the solver never proved anything"
+
+
+@pytest.mark.parametrize(("key", "options"), NESTED, ids=str)
+def test_smart_playouts_return_valid_results(key: str, options: dict) -> None:
+    variant = get_variant(key, **options)
+    for state in [variant.new_game(), *_late_positions(key, 5, 30)]:
+        if state.variant != variant:
+            continue
+        strategy = get_strategy("mcts", iterations=200, seed=2, smart=True)
+        assert strategy.choose(state) in state.legal_moves()
+
+
+def test_the_tree_is_reused_and_choices_stay_legal_and_repeatable() -> None:
+    variant = get_variant("ultimate")
+
+    def game(seed: int) -> tuple[list[int], int]:
+        keeper = get_strategy("mcts", iterations=400, seed=seed, reuse=True, solver=True)
+        other = get_strategy("mcts", iterations=50, seed=seed + 1)
+        state, moves, reused = variant.new_game(), [], 0
+        while not state.is_over and state.ply < 20:
+            if state.ply % 2 == 0:
+                move = keeper.choose(state)
+                reused += keeper.last_reused  # type: ignore[attr-defined]
+            else:
+                move = other.choose(state)
+            assert move in state.legal_moves()
+            moves.append(move)
+            state = state.play(move)
+        return moves, reused
+
+    first, reused = game(3)
+    assert reused > 0  # some of the searches started from a kept subtree
+    assert game(3) == (first, reused)  # a fresh strategy with the same seed plays the same game

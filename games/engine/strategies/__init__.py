@@ -73,6 +73,7 @@ def get_strategy(name: str, **options: Any) -> Strategy:
 # Importing the modules registers the strategies.
 from . import (  # noqa: E402,F401
     alphabeta,
+    gomoku,
     mcts,
     pairing,
     perfect,

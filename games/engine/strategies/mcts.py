@@ -6,6 +6,16 @@ Options:
   runs out first); neither means ``seconds=1.0``. Only an ``iterations`` bound is repeatable.
 - ``seed``: seeds the generator, so with ``iterations`` the same positions get the same moves.
 - ``c`` (default 1.0): the UCT exploration constant; rewards are 1 win, 1/2 draw, 0 loss.
+- ``solver`` (ultimate, multi): MCTS-solver. A move that ends the game with a win is a proven win; a
+  position with a winning move is a proven loss for the side that moved into it, and one whose moves
+  are all proven losses is a proven win. UCT then always takes a proven win and never a proven loss,
+  and the search stops once the root is proven.
+- ``smart`` (ultimate, multi): playouts that, on the small board they are sent to, take a win of that
+  board when there is one, else block the opponent's, else play at random.
+- ``reuse`` (ultimate, multi): the strategy object keeps its last tree; when the next position follows
+  the last one by a move or two (its own and the reply), the search goes on from that subtree. The move
+  chosen is still legal and sound for the position given, whatever came before; only the statistics
+  carry over.
 
 The final move is the most visited root child. A move that wins at once is played without search.
 
@@ -22,6 +32,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from math import inf, log, sqrt
 from operator import add as add_
 from operator import or_
@@ -29,7 +40,21 @@ from typing import Any
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
-from ..nested import ONGOING, NestedState, NestedVariant
+from ..nested import (
+    _CHUNK,
+    BOARD_CELL,
+    FREE_PICK,
+    NEXT_OPEN,
+    ONGOING,
+    PICK9,
+    POPCOUNT9,
+    SENT,
+    WIN9,
+    Multi,
+    NestedState,
+    NestedVariant,
+    _free_board,
+)
 from . import Strategy, register
 
 DEFAULT_SECONDS = 1.0
@@ -38,6 +63,8 @@ DEFAULT_C = 1.0
 MAX_SECONDS = 3600
 #: how often (in iterations) an ``iterations``-bounded search checks whether the leader is settled
 SETTLE_CHECK = 64
+#: a kept tree larger than this (nodes) is dropped rather than reused (memory)
+REUSE_LIMIT = 3_000_000
 
 
 @register
@@ -48,6 +75,9 @@ class MCTSStrategy(Strategy):
         "seconds": ((int, float), None),
         "seed": (int, None),
         "c": ((int, float), None),
+        "solver": (bool, False),
+        "smart": (bool, False),
+        "reuse": (bool, False),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -69,18 +99,22 @@ class MCTSStrategy(Strategy):
         self.rng = random.Random(self.options["seed"])
         #: iterations run by the last ``choose`` (for benchmarks)
         self.last_iterations = 0
+        #: nested variants with ``reuse``: the last search's tree and its root position, for the next move
+        self._kept: tuple[Any, _Tree] | None = None
+        self._last_tree: _Tree | None = None
+        self.last_reused = 0
 
     def supports(self, variant: Variant) -> bool:
         return isinstance(variant, (NestedVariant, GridVariant))
 
     def _choose(self, state: State) -> int:
         if isinstance(state, NestedState):
-            return self._search(_NestedGame(state))
+            return self._search(_NestedGame(state, self.options["solver"], self.options["smart"]), state)
         if isinstance(state, GridState):
             return self._search(_GridGame(state))
         raise ValueError(f"strategy 'mcts' does not support {state!r}")  # pragma: no cover - supports() guards
 
-    def _search(self, game: _NestedGame | _GridGame) -> int:
+    def _search(self, game: _NestedGame | _GridGame, state: State | None = None) -> int:
         moves = game.root_moves()
         if len(moves) == 1:
             self.last_iterations = 0
@@ -89,13 +123,58 @@ class MCTSStrategy(Strategy):
         if winning is not None:
             self.last_iterations = 0
             return winning
-        tree = _Tree(self.c)
+        tree = self._reused(state) if self.options["reuse"] and state is not None else None
+        #: visits the search started with (a reused subtree's), for tests and benchmarks
+        self.last_reused = 0 if tree is None else tree.visits[tree.root]
+        if tree is None:
+            tree = _Tree(self.c)
         budget = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         self.last_iterations = game.run(tree, self.rng, budget, deadline, self.iterations is not None)
-        visits, total = tree.visits, tree.total
-        best = max(tree.kids[0], key=lambda k: (visits[k], total[k] / visits[k]))
+        visits, total, root = tree.visits, tree.total, tree.root
+        kids = tree.kids[root]
+        if not kids:  # the budget ran out before a single iteration (a busy machine): any legal move
+            return self.rng.choice(moves)
+        proven = tree.proven
+        won = [k for k in kids if proven[k] == 1]
+        if won:
+            best = won[0]
+        else:
+            alive = [k for k in kids if proven[k] != -1 and visits[k]] or [k for k in kids if visits[k]] or kids
+            best = max(alive, key=lambda k: (visits[k], total[k] / visits[k] if visits[k] else 0.0))
+        if self.options["reuse"] and state is not None:
+            self._kept = (state, tree)
+        self._last_tree = tree  # for tests: what the last search proved
         return tree.kmove[best]
+
+    def _reused(self, state: State) -> _Tree | None:
+        """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two."""
+        if self._kept is None:
+            return None
+        old, tree = self._kept
+        self._kept = None
+        if not isinstance(state, NestedState) or old.variant != state.variant or len(tree.visits) > REUSE_LIMIT:
+            return None
+        # a NestedState keeps no history: the moves since the kept root are the cells that filled since
+        diff = [m for m in range(81) if (state.xs[m // 9] | state.os[m // 9]) >> (m % 9) & 1
+                and not (old.xs[m // 9] | old.os[m // 9]) >> (m % 9) & 1]
+        if not 1 <= len(diff) <= 2 or state.ply - old.ply != len(diff):
+            return None
+        # the order of the moves: the old root's side played the one it owns
+        mover = old.ply & 1
+        mine = old.xs if mover == 0 else old.os
+        after_mine = state.xs if mover == 0 else state.os
+        first = [m for m in diff if after_mine[m // 9] >> (m % 9) & 1 and not mine[m // 9] >> (m % 9) & 1]
+        order = first + [m for m in diff if m not in first]
+        node = tree.root
+        for m in order:
+            node = next((k for k in tree.kids[node] if tree.kmove[k] == m), -1)
+            if node < 0 or tree.untried[node] is None:
+                return None
+        if tree.proven[node] != 0:
+            return None
+        tree.reroot(node)
+        return tree
 
 
 class _Tree:
@@ -108,10 +187,18 @@ class _Tree:
     Children lists are made when a node is first listed, so the many leaves cost no lists.
     """
 
-    __slots__ = ("c", "visits", "total", "kmove", "untried", "kids", "cmean", "cinv", "up_mean", "up_inv", "slot")
+    __slots__ = (
+        "c", "visits", "total", "kmove", "untried", "kids", "cmean", "cinv", "up_mean", "up_inv", "slot",
+        "root", "parent", "proven",
+    )
 
     def __init__(self, c: float) -> None:
         self.c = c
+        #: the node searched from (not 0 once a kept tree is re-rooted)
+        self.root = 0
+        self.parent: list[int] = [-1]
+        #: per node, for the side that moved into it: 1 a proven win, -1 a proven loss, 0 not known (solver)
+        self.proven: list[int] = [0]
         self.visits: list[int] = [0]
         self.total: list[float] = [0.0]
         self.kmove: list[int] = [-1]
@@ -140,7 +227,35 @@ class _Tree:
         self.up_mean.append(cm)
         self.up_inv.append(ci)
         self.kids[parent].append(child)
+        self.parent.append(parent)
+        self.proven.append(0)
         return child
+
+    def reroot(self, node: int) -> None:
+        """Search from ``node`` from now on (its statistics are kept; the rest of the tree is unused)."""
+        self.root = node
+
+    def prove(self, node: int, value: int) -> None:
+        """``node`` is a proven win (1) or loss (-1) for the side that moved into it; pass it up the path.
+
+        A child that wins for its mover makes its parent a loss for the parent's mover; a parent all of
+        whose moves are listed, expanded and lost makes a win for the parent's mover. A proven node's mean
+        in its parent is set far out of reach, so UCT always picks a win and never a loss again."""
+        proven, root = self.proven, self.root
+        while True:
+            proven[node] = value
+            if node == root:
+                return
+            self.up_mean[node][self.slot[node]] = 1e9 if value == 1 else -1e9
+            parent = self.parent[node]
+            if value == 1:
+                node, value = parent, -1
+                continue
+            # a loss for the mover into node: the parent is won only if every move from it is lost
+            todo = self.untried[parent]
+            if todo is None or todo or any(proven[k] != -1 for k in self.kids[parent]):
+                return
+            node, value = parent, 1
 
     def list_moves(self, node: int, moves: list[int]) -> list[int]:
         self.untried[node] = moves
@@ -152,14 +267,16 @@ class _Tree:
     def back_up(self, path: list[int], reward: float) -> None:
         """``reward`` is for the side that moved into path[0]; the sides alternate down the path."""
         visits, total, up_mean, up_inv, slot = self.visits, self.total, self.up_mean, self.up_inv, self.slot
-        visits[0] += 1
+        proven = self.proven
+        visits[self.root] += 1
         for n in path:
             k = visits[n] + 1
             visits[n] = k
             t = total[n] + reward
             total[n] = t
             i = slot[n]
-            up_mean[n][i] = t / k
+            if not proven[n]:  # a proven node keeps its mark (far out of reach) in the parent
+                up_mean[n][i] = t / k
             up_inv[n][i] = k**-0.5
             reward = 1.0 - reward
 
@@ -170,7 +287,7 @@ _NO_KIDS: list[Any] = []
 
 def _settled(tree: _Tree, remaining: int) -> bool:
     """True when no other root child can catch the most visited one in ``remaining`` iterations."""
-    kids = tree.kids[0]
+    kids = tree.kids[tree.root]
     if len(kids) < 2:
         return True
     top = sorted(map(tree.visits.__getitem__, kids))
@@ -186,10 +303,181 @@ def _reward(result: int, side: int) -> float:
     return 1.0 if result == side else 0.5 if result < 0 else 0.0
 
 
+# Playouts that look one move ahead on the board they are sent to ----------------------------------
+#: WINNING9[mask]: the cells that complete a line of three for a player holding ``mask`` (taken or not)
+WINNING9 = tuple(
+    sum(1 << c for c in range(9) if not m >> c & 1 and WIN9[m | 1 << c]) for m in range(512)
+)
+#: FIRST9[mask]: the lowest cell of a non-empty 9-bit mask
+FIRST9 = tuple((m & -m).bit_length() - 1 for m in range(512))
+
+
+def _smart_ultimate(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """ultimate's random playout, except that on the board it is sent to a player takes a small-board win
+    when there is one, else blocks the opponent's, else plays at random (on boards still undecided)."""
+    pick, win9, winning, first = PICK9, WIN9, WINNING9, FIRST9
+    owned = xwon | owon
+    mine, theirs = (os_, xs) if side else (xs, os_)
+    if target < 0:
+        target = _free_board(occ, full, randbytes)
+    while True:
+        for r in randbytes(_CHUNK):
+            o = occ[target]
+            if o == 511:
+                target = _free_board(occ, full, randbytes)
+                continue
+            if owned >> target & 1:
+                c = pick[o][r]
+                if c > 8:
+                    continue
+            else:
+                free = 511 ^ o
+                w = winning[mine[target]] & free or winning[theirs[target]] & free
+                if w:
+                    c = first[w]
+                else:
+                    c = pick[o][r]
+                    if c > 8:
+                        continue
+            bit = 1 << c
+            o |= bit
+            occ[target] = o
+            mm = mine[target] | bit
+            mine[target] = mm
+            if win9[mm] and not owned >> target & 1:
+                owned |= 1 << target
+                if mine is xs:
+                    xwon |= 1 << target
+                    if win9[xwon]:
+                        return 0
+                else:
+                    owon |= 1 << target
+                    if win9[owon]:
+                        return 1
+            if o == 511:
+                full |= 1 << target
+                if full == 511:
+                    return -1
+            target = c
+            mine, theirs = theirs, mine
+
+
+def _smart_closed(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """ultimate with ``closed_boards``: as ``_smart_ultimate`` on the board sent to; free choices at random."""
+    pick, free_pick, win9, sent, board_cell, winning, first = PICK9, FREE_PICK, WIN9, SENT, BOARD_CELL, WINNING9, FIRST9
+    closed = full | xwon | owon
+    row = sent[closed]
+    mine, theirs = (os_, xs) if side else (xs, os_)
+    while True:
+        for r in randbytes(_CHUNK):
+            if target >= 0:
+                b = target
+                o = occ[b]
+                free = 511 ^ o
+                w = winning[mine[b]] & free or winning[theirs[b]] & free
+                if w:
+                    c = first[w]
+                else:
+                    c = pick[o][r]
+                    if c > 8:
+                        continue
+            else:
+                m = free_pick[closed << 8 | r]
+                if m < 0:
+                    continue
+                b, c = board_cell[m]
+                if occ[b] >> c & 1:
+                    continue
+            bit = 1 << c
+            o = occ[b] | bit
+            occ[b] = o
+            mm = mine[b] | bit
+            mine[b] = mm
+            if win9[mm]:
+                if mine is xs:
+                    xwon |= 1 << b
+                    if win9[xwon]:
+                        return 0
+                else:
+                    owon |= 1 << b
+                    if win9[owon]:
+                        return 1
+                closed |= 1 << b
+                if closed == 511:
+                    return -1
+                row = sent[closed]
+            elif o == 511:
+                closed |= 1 << b
+                if closed == 511:
+                    return -1
+                row = sent[closed]
+            target = row[c]
+            mine, theirs = theirs, mine
+
+
+def _smart_multi(
+    xs: list[int], os_: list[int], occ: list[int], xwon: int, owon: int, full: int, target: int, side: int,
+    randbytes: Callable[[int], bytes],
+) -> int:
+    """multi's random playout with a small-board win taken, else the opponent's blocked."""
+    pick, win9, next_open, winning, first = PICK9, WIN9, NEXT_OPEN, WINNING9, FIRST9
+    closed = full | xwon | owon
+    row = next_open[closed]
+    mine, theirs = (os_, xs) if side else (xs, os_)
+    if target < 0:
+        target = _free_board(occ, closed, randbytes)
+    while True:
+        for r in randbytes(_CHUNK):
+            o = occ[target]
+            free = 511 ^ o
+            w = winning[mine[target]] & free or winning[theirs[target]] & free
+            if w:
+                c = first[w]
+            else:
+                c = pick[o][r]
+                if c > 8:
+                    continue
+            bit = 1 << c
+            o |= bit
+            occ[target] = o
+            mm = mine[target] | bit
+            mine[target] = mm
+            if win9[mm]:
+                if mine is xs:
+                    xwon |= 1 << target
+                else:
+                    owon |= 1 << target
+                closed |= 1 << target
+            elif o == 511:
+                closed |= 1 << target
+            else:
+                target = row[c]
+                mine, theirs = theirs, mine
+                continue
+            if closed == 511:
+                nx, no = POPCOUNT9[xwon], POPCOUNT9[owon]
+                return 0 if nx > no else 1 if no > nx else -1
+            row = next_open[closed]
+            target = row[c]
+            mine, theirs = theirs, mine
+
+
+def _smart_playout(variant: NestedVariant) -> Callable[..., int]:
+    if isinstance(variant, Multi):
+        return _smart_multi
+    return _smart_closed if variant.closes_won else _smart_ultimate
+
+
 class _NestedGame:
     """Search on the raw masks of a nested variant (ultimate, multi)."""
 
-    def __init__(self, state: NestedState) -> None:
+    def __init__(self, state: NestedState, solver: bool = False, smart: bool = False) -> None:
         self.variant: NestedVariant = state.variant  # type: ignore[assignment]
         self.xs = list(state.xs)
         self.os = list(state.os)
@@ -198,6 +486,8 @@ class _NestedGame:
         self.full = state.full
         self.target = state.target
         self.side = state.ply & 1
+        self.solver = solver
+        self.playout = _smart_playout(self.variant) if smart else self.variant.raw_playout
 
     def root_moves(self) -> list[int]:
         v = self.variant
@@ -213,26 +503,30 @@ class _NestedGame:
     def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
         """Iterate until the budget, the deadline or (``settle``) a settled leader; returns iterations done."""
         v = self.variant
-        step, playout, moves_of, closes_won = v.raw_step, v.raw_playout, v.raw_moves, v.closes_won
+        step, moves_of, closes_won = v.raw_step, v.raw_moves, v.closes_won
+        playout = self.playout
         randbytes, rand, clock = rng.randbytes, rng.random, time.perf_counter
         rxs, ros, rocc, rwon = self.xs, self.os, self.occ, self.won
         rfull, rtarget, rside = self.full, self.target, self.side
         visits, kmove, untried = tree.visits, tree.kmove, tree.untried
         kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
         add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
+        solver, prove, proven, root = self.solver, tree.prove, tree.proven, tree.root
         done = 0
-        explore = _explore_table(c, min(budget, 4096) + 2)
+        explore = _explore_table(c, max(min(budget, 4096), visits[root]) + 2)
         while done < budget:
             if deadline is not None and clock() >= deadline:
                 break
-            if done + 2 >= len(explore):
+            if visits[root] + 2 >= len(explore):
                 explore = _explore_table(c, 2 * len(explore))
             if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
+                break
+            if solver and proven[root]:
                 break
             done += 1
             xs, os_, occ, won = rxs[:], ros[:], rocc[:], rwon[:]
             full, target, side = rfull, rtarget, rside
-            node = 0
+            node = root
             path = []
             while True:
                 todo = untried[node]
@@ -244,9 +538,12 @@ class _NestedGame:
                     todo[i] = todo[-1]
                     todo.pop()
                     full, target, res = step(xs, os_, occ, won, full, side, m)
-                    path.append(add(node, m))
+                    child = add(node, m)
+                    path.append(child)
                     if res == ONGOING:
                         res = playout(xs, os_, occ, won[0], won[1], full, target, side ^ 1, randbytes)
+                    elif solver and res == side:
+                        prove(child, 1)  # the move wins the game: its parent is lost for the other side
                     break
                 scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
                 node = kids[node][scores.index(max(scores))]

@@ -1,0 +1,250 @@
+"""The ladder, measured: a round-robin between the levels of one variant, scores and Elo estimates.
+
+    python -m games.engine.ladder --variant classic --games 10
+    python -m games.engine.ladder --variant mnk --option rows=15 --option cols=15 --games 4 --seconds 0.5
+    python -m games.engine.ladder --variant ultimate --games 6 --levels 4-8 --adjacent --jobs 2
+
+Every pair of levels plays ``--games`` games, colours alternating, each game seeded by (pair, game
+number) so a run is repeatable where the strategies are (time-bounded ones are not quite).
+``--seconds`` scales the budget of every time-bounded level (0.5: half the time, for a quick look;
+the ranking can change with it). ``--adjacent`` plays only neighbouring levels (what the check needs).
+``--jobs`` runs games in separate processes: every game builds its own players, nothing is shared.
+``--opening N`` starts every game with N random plies (near the centre on grids), the same for the two
+games of a pair that swap colours: on 15 x 15, where the first player wins most games between equals,
+that makes the couples comparable.
+
+Printed: each pair's result, each level's total score and an Elo estimate (maximum likelihood over
+all games, level 1 anchored at 0; a pair that is all wins is damped by one virtual draw), time per
+move per level, and for every adjacent pair PASS when the higher level scores at least 60 %, else
+FAIL. On boards the top levels have solved (classic, four, small n x n) perfect play never loses, so
+those levels draw each other: such a FAIL is the game, not the ladder, and is marked as drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from . import get_variant
+from .core import State
+from .levels import LADDER, difficulty, family
+from .strategies import Strategy, get_strategy
+
+PASS_SCORE = 0.6
+#: a pair counts as drawn (the game's limit, not the ladder's) when at least this share of games is drawn
+DRAWN_SHARE = 0.7
+
+
+def _scaled(strategy: Strategy, scale: float) -> Strategy:
+    """The same strategy with its ``seconds`` budget multiplied by ``scale`` (inner ones too)."""
+    inner = getattr(strategy, "inner", None)
+    if inner is not None:
+        strategy.inner = _scaled(inner, scale)  # type: ignore[attr-defined]
+        return strategy
+    seconds = strategy.options.get("seconds")
+    if seconds is None or scale == 1.0:
+        return strategy
+    options = {k: v for k, v in strategy.options.items() if v is not None}
+    options["seconds"] = seconds * scale
+    return get_strategy(strategy.name, **options)
+
+
+Job = tuple[str, dict[str, Any], int, int, int, float, int]
+
+
+def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
+    """One game: (level playing X, level playing O, result for X: 1, 0.5 or 0, X's and O's move times)."""
+    key, options, x_level, o_level, seed, scale, opening = job
+    variant = get_variant(key, **options)
+    players = [
+        _scaled(difficulty(variant, x_level, seed), scale),
+        _scaled(difficulty(variant, o_level, seed + 1), scale),
+    ]
+    times: list[list[float]] = [[], []]
+    state = variant.new_game()
+    rng = random.Random(seed // 2)  # the two games of a colour-swapped couple share their opening
+    for _ in range(opening):
+        if not state.is_over:
+            state = state.play(rng.choice(_near_centre(state)))
+    while not state.is_over:
+        side = state.ply % 2
+        started = time.perf_counter()
+        move = players[side].choose(state)
+        times[side].append(time.perf_counter() - started)
+        state = state.play(move)
+    result = 1.0 if state.winner == "X" else 0.0 if state.winner == "O" else 0.5
+    return x_level, o_level, result, times[0], times[1]
+
+
+def _near_centre(state: State) -> list[int]:
+    """Legal moves of an opening: on a grid, within two cells of the centre (where games are played)."""
+    moves = state.legal_moves()
+    variant = state.variant
+    if variant.nested:
+        return moves
+    rows, cols = variant.rows, variant.cols
+    near = [m for m in moves if abs(m // cols - rows // 2) <= 2 and abs(m % cols - cols // 2) <= 2]
+    return near or moves
+
+
+def elo(levels: Sequence[int], games: list[tuple[int, int, float]]) -> dict[int, float]:
+    """Maximum-likelihood Elo ratings from (a, b, score of a) games, levels[0] anchored at 0."""
+    rating = {lv: 0.0 for lv in levels}
+    pairs: dict[tuple[int, int], list[float]] = {}
+    for a, b, s in games:
+        pairs.setdefault((a, b), []).append(s)
+    # one virtual draw per pair played keeps a clean sweep from running off to infinity
+    records = [(a, b, sum(ss) + 0.5, len(ss) + 1) for (a, b), ss in pairs.items()]
+    for _ in range(2000):
+        change = 0.0
+        for lv in levels:
+            expected = actual = 0.0
+            weight = 0.0
+            for a, b, score, n in records:
+                if lv not in (a, b):
+                    continue
+                other, mine = (b, score) if lv == a else (a, n - score)
+                p = 1 / (1 + 10 ** ((rating[other] - rating[lv]) / 400))
+                expected += n * p
+                actual += mine
+                weight += n * p * (1 - p)
+            if weight:
+                step = (actual - expected) / weight * 400 / math.log(10)
+                step = max(-200.0, min(200.0, step))
+                rating[lv] += step
+                change = max(change, abs(step))
+        base = rating[levels[0]]
+        for lv in levels:
+            rating[lv] -= base
+        if change < 0.01:
+            break
+    return rating
+
+
+def _parse_levels(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            out.extend(range(int(lo), int(hi) + 1))
+        else:
+            out.append(int(part))
+    bad = [lv for lv in out if lv not in LADDER]
+    if bad:
+        raise argparse.ArgumentTypeError(f"levels run from 1 to 8, not {bad}")
+    return sorted(set(out))
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    name, _, value = text.partition("=")
+    if value in ("true", "false"):
+        return name, value == "true"
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"an option is name=value with a whole number or true/false: {text!r}"
+        ) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.engine.ladder", description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", default="classic", help="variant key (classic, four, nxn, mnk, ultimate, multi)")
+    parser.add_argument("--option", action="append", type=_parse_option, default=[], help="variant option name=value")
+    parser.add_argument("--games", type=int, default=4, help="games per pair of levels (colours alternate)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="scale of the time-bounded levels' budgets")
+    parser.add_argument("--levels", type=_parse_levels, default=list(LADDER), help="e.g. 1-8 or 2,4,8")
+    parser.add_argument("--adjacent", action="store_true", help="only neighbouring levels play each other")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once, in separate processes")
+    parser.add_argument("--opening", type=int, default=0,
+                        help="random plies before the levels take over (near the centre on grids); the two games "
+                        "of a pair with swapped colours share them")
+    args = parser.parse_args(argv)
+    options = dict(args.option)
+    variant = get_variant(args.variant, **options)
+    levels: list[int] = args.levels
+    if len(levels) < 2:
+        parser.error("name at least two levels")
+
+    def out(text: str = "") -> None:
+        print(text, flush=True)
+
+    pairs = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1 :] if not args.adjacent or b == levels[i + 1]]
+    jobs = []
+    for a, b in pairs:
+        for g in range(args.games):
+            seed = 1000 * a + 100 * b + g
+            jobs.append((args.variant, options, a, b, seed, args.seconds, args.opening) if g % 2 == 0 else
+                        (args.variant, options, b, a, seed, args.seconds, args.opening))
+    out(f"Ladder on {variant.describe()} ({args.variant}{' ' + str(options) if options else ''}; "
+        f"family {family(variant)}): levels {', '.join(map(str, levels))}; {args.games} games per pair, "
+        f"{'adjacent pairs' if args.adjacent else 'round-robin'}, time scale {args.seconds}"
+        f"{f', {args.opening} random opening plies' if args.opening else ''}")
+    for lv in levels:
+        out(f"  level {lv}: {difficulty(variant, lv)!r}")
+    started = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(play_game, jobs))
+    else:
+        results = [play_game(job) for job in jobs]
+
+    per_pair: dict[tuple[int, int], list[float]] = {p: [] for p in pairs}  # score of the lower level of the pair
+    times: dict[int, list[float]] = {lv: [] for lv in levels}
+    games: list[tuple[int, int, float]] = []
+    for x, o, result, xt, ot in results:
+        times[x] += xt
+        times[o] += ot
+        games.append((x, o, result))
+        low, high = min(x, o), max(x, o)
+        per_pair[(low, high)].append(result if x == high else 1 - result)  # the higher level's score
+
+    out("\nPairs (score of the higher level: wins-draws-losses)")
+    out(f"{'pair':>7}  {'games':>5}  {'W-D-L':>9}  {'score':>6}  check")
+    failures = 0
+    for (a, b), scores in per_pair.items():
+        n = len(scores)
+        wins, draws = scores.count(1.0), scores.count(0.5)
+        share = sum(scores) / n
+        verdict = ""
+        if b == levels[levels.index(a) + 1]:
+            if share >= PASS_SCORE:
+                verdict = "PASS"
+            elif draws >= DRAWN_SHARE * n:
+                verdict = f"FAIL (drawn: {draws} of {n} games; the game allows no more between these two)"
+                failures += 1
+            else:
+                verdict = "FAIL"
+                failures += 1
+        out(f"{a:>3}-{b:<3}  {n:>5}  {wins:>3}-{draws}-{n - wins - draws:<3}  {100 * share:>5.0f}%  {verdict}")
+
+    ratings = elo(levels, games)
+    out("\nLevels (score over all its games, Elo estimate with level "
+        f"{levels[0]} = 0, time per move: median / worst)")
+    out(f"{'level':>5}  {'strategy':<44}  {'score':>7}  {'Elo':>6}  {'median':>8}  {'worst':>8}")
+    for lv in levels:
+        mine = [(r if x == lv else 1 - r) for x, o, r in games if lv in (x, o)]
+        ts = times[lv] or [0.0]
+        out(f"{lv:>5}  {_label(difficulty(variant, lv)):<44}  {100 * sum(mine) / len(mine):>6.0f}%  "
+            f"{ratings[lv]:>6.0f}  {1000 * statistics.median(ts):>6.1f}ms  {1000 * max(ts):>6.0f}ms")
+    out(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s; adjacent pairs failing: {failures}")
+    return 0
+
+
+def _label(strategy: Strategy) -> str:
+    inner = getattr(strategy, "inner", None)
+    if inner is not None:
+        return f"{_label(inner)} erring {strategy.options['rate']:.0%}"
+    opts = ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v not in (None, False) and k != "seed")
+    return f"{strategy.name}({opts})"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,783 @@
+"""``gomoku``: threat-space search and alpha-beta for k in a row on boards too big to solve.
+
+Meant for m,n,k and n x n boards where neither ``perfect`` (at most 16 cells, which this strategy
+leaves to it) nor ``pairing`` (n x n with n in a row) applies, above all 15 x 15 with five in a row.
+In order, the player
+
+1. wins at once; blocks the opponent's five; makes an open four (a win next move);
+2. looks for its own forced win by continuous fours (VCF), then for the opponent's forced wins as if
+   the opponent moved next (fours, then threes and fours: VCT), then for its own VCT;
+3. when the opponent has a forced win, considers only the moves after which it has none (the
+   must-block; a four of its own counts only if the threat is gone after the forced answer);
+4. searches the rest with alpha-beta and iterative deepening over the best few candidate moves
+   (ranked by pattern scores) until the time budget runs out. Inside the tree the same must-block
+   holds: facing a five only the block is searched, facing an open-four or four-three threat only
+   the cells on its lines and the mover's own fours. Leaves are scored by the lines (alphabeta's
+   weighted heuristic: 3 ** (n - 1) for a line with n stones of one side and none of the other, kept
+   incrementally) plus a quarter of the mover's best threat.
+
+The budget is shared out: about 5 % for its own VCF, 12 % for the opponent's, 30 % for the
+opponent's VCT, 45 % for its own, 70 % for checking defences; alpha-beta has the rest (at least 30 %).
+
+Options: ``seconds`` (default 1.0, the budget of one move), ``depth`` (a cap on the alpha-beta
+depth; 1 or 2 makes a shallow player), ``vct`` (default True: search threes as well as fours),
+``width`` (candidate moves per node, default 8) and ``seed`` (equally good root moves are chosen at
+random among; without a seed the first one).
+
+Patterns. Threats are read move-centred: for an empty cell and a direction, the ``2k - 1`` cells
+of the line centred on it (the only ones a line through the cell can use) decide what playing there
+makes in that direction: a five, an open four (two ways to five), a four (one way), a three (a
+stone more makes an open four: open and broken threes both), or less. The board is kept four more
+times as "rotated" bit boards, one per direction, where each line of the board lies on consecutive
+bits with ``k - 1`` padding bits between lines; so the window of a cell is one shift and one AND,
+and (own window, blocked window) is the key of a dict of levels, filled once per pattern (there are
+at most 3 ** (2k - 2) of them; a 15 x 15 game of 29 moves met about 1,600). The four levels of a
+cell give its class (five, open or double four, four-three, four, double three, three) and score;
+they are kept per cell and updated incrementally (``Board``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import lru_cache
+from typing import Any
+
+from ..core import State, Variant
+from ..grid import GridState, GridVariant, line_tables
+from . import Strategy, register
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+# Direction levels: what playing the cell makes along one direction.
+L_NONE, L_DEAD3, L_TWO, L_THREE, L_FOUR, L_OPEN4, L_FIVE = range(7)
+# Cell classes: the four directions together.
+C_NONE, C_THREE, C_DOUBLE3, C_FOUR, C_FOUR3, C_OPEN4, C_WIN = range(7)
+LEVEL_VALUE = (0, 10, 35, 400, 450, 8_000, 100_000)
+CLASS_BONUS = (0, 0, 2_500, 0, 6_000, 8_000, 0)
+
+WIN = 1_000_000_000
+#: scores at or above this mean a won (or lost) game found inside the search
+WON = WIN - 1000
+DEFAULT_SECONDS = 1.0
+MAX_SECONDS = 3600
+DEFAULT_WIDTH = 8
+CACHE_LIMIT = 200_000
+#: boards of at most this many cells are left to ``perfect``
+SMALL_BOARD = 16
+VCF_DEPTH = 12  # attacker moves
+VCT_DEPTH = 4
+VCT_WIDTH = 8
+
+
+class GomokuOptionError(ValueError):
+    """A bad option for ``gomoku``."""
+
+
+class _Timeout(Exception):
+    """The budget ran out inside a search."""
+
+
+def _five_points(mine: int, blocked: int, k: int) -> int:
+    """Empty window bits that complete a k-window through the centre (bit k - 1)."""
+    points = 0
+    full = (1 << k) - 1
+    for s in range(k):
+        w = full << s
+        if w & blocked:
+            continue
+        rest = w & ~mine
+        if rest and not rest & (rest - 1):
+            points |= rest
+    return points
+
+
+def _level(mine: int, blocked: int, k: int) -> int:
+    """The level of a pattern whose centre is (now) one of ``mine``."""
+    full = (1 << k) - 1
+    for s in range(k):
+        w = full << s
+        if w & mine == w:
+            return L_FIVE
+    points = _five_points(mine, blocked, k)
+    if points:
+        return L_OPEN4 if points & (points - 1) else L_FOUR
+    width = 2 * k - 1
+    empties = [1 << j for j in range(width) if not (mine | blocked) >> j & 1]
+    best = L_NONE
+    for e in empties:
+        after = mine | e
+        p = _five_points(after, blocked, k)
+        if p & (p - 1):
+            return L_THREE
+        if p:
+            best = L_DEAD3
+    if best == L_NONE:
+        for e in empties:
+            after = mine | e
+            for e2 in empties:
+                if e2 != e:
+                    p = _five_points(after | e2, blocked, k)
+                    if p & (p - 1):
+                        return L_TWO
+    return best
+
+
+class _LevelTable(dict):  # type: ignore[type-arg]
+    """key = own window | blocked window << (2k - 1), centre bit clear -> level; filled on demand."""
+
+    def __init__(self, k: int) -> None:
+        super().__init__()
+        self.k = k
+        self.width = 2 * k - 1
+        self.mask = (1 << self.width) - 1
+
+    def __missing__(self, key: int) -> int:
+        mine = key & self.mask | 1 << (self.k - 1)
+        level = self[key] = _level(mine, key >> self.width, self.k)
+        return level
+
+
+@lru_cache(maxsize=16)
+def _level_table(k: int) -> _LevelTable:
+    return _LevelTable(k)
+
+
+def _classify(levels: tuple[int, int, int, int]) -> tuple[int, int]:
+    fours = sum(lv >= L_FOUR for lv in levels)
+    threes = sum(lv == L_THREE for lv in levels)
+    if L_FIVE in levels:
+        cls = C_WIN
+    elif L_OPEN4 in levels or fours >= 2:
+        cls = C_OPEN4
+    elif fours and threes:
+        cls = C_FOUR3
+    elif fours:
+        cls = C_FOUR
+    elif threes >= 2:
+        cls = C_DOUBLE3
+    elif threes:
+        cls = C_THREE
+    else:
+        cls = C_NONE
+    return cls, sum(LEVEL_VALUE[lv] for lv in levels) + CLASS_BONUS[cls]
+
+
+#: index l0 * 343 + l1 * 49 + l2 * 7 + l3 -> class, and -> score
+_COMBOS = [_classify((i // 343, i // 49 % 7, i // 7 % 7, i % 7)) for i in range(7**4)]
+CLASS_OF = tuple(c for c, _ in _COMBOS)
+SCORE_OF = tuple(s for _, s in _COMBOS)
+del _COMBOS
+#: the weight of direction d in a class index
+WEIGHTS = (343, 49, 7, 1)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+class Shape:
+    """Precomputed tables of one board shape (rows, cols, k)."""
+
+    def __init__(self, rows: int, cols: int, k: int) -> None:
+        self.rows, self.cols, self.k = rows, cols, k
+        self.n = rows * cols
+        self.width = 2 * k - 1
+        self.wmask = (1 << self.width) - 1
+        pad = k - 1
+        rbits: list[list[int]] = [[0] * 4 for _ in range(self.n)]
+        shifts: list[list[int]] = [[0] * 4 for _ in range(self.n)]
+        walls: list[list[int]] = [[0] * 4 for _ in range(self.n)]
+        spans: list[list[int]] = [[0] * 4 for _ in range(self.n)]
+        for d, (dr, dc) in enumerate(DIRECTIONS):
+            offset = pad
+            for r in range(rows):
+                for c in range(cols):
+                    if 0 <= r - dr < rows and 0 <= c - dc < cols:
+                        continue  # not the start of a line
+                    line = []
+                    rr, cc = r, c
+                    while 0 <= rr < rows and 0 <= cc < cols:
+                        line.append(rr * cols + cc)
+                        rr, cc = rr + dr, cc + dc
+                    for i, cell in enumerate(line):
+                        pos = offset + i
+                        rbits[cell][d] = 1 << pos
+                        shifts[cell][d] = pos - pad
+                        wall = span = 0
+                        for j in range(self.width):
+                            t = i + j - pad
+                            if 0 <= t < len(line):
+                                span |= 1 << line[t]
+                            else:
+                                wall |= 1 << j
+                        walls[cell][d] = wall << self.width
+                        spans[cell][d] = span
+                    offset += len(line) + pad
+        self.rbits = tuple(tuple(b) for b in rbits)
+        self.shifts = tuple(tuple(s) for s in shifts)
+        self.walls = tuple(tuple(w) for w in walls)
+        self.spans = tuple(tuple(s) for s in spans)
+        #: per cell, per direction: the other cells of its window (whose levels a stone there changes)
+        self.span_cells = tuple(
+            tuple(tuple(_bits(m & ~(1 << cell))) for m in spans[cell]) for cell in range(self.n)
+        )
+        #: per cell: (direction, its weight, ((cell, shift, wall, level slot), ...)) for ``Board.play``
+        self.span_info = tuple(
+            tuple(
+                (d, WEIGHTS[d], tuple((c, shifts[c][d], walls[c][d], 4 * c + d) for c in self.span_cells[cell][d]))
+                for d in range(4)
+            )
+            for cell in range(self.n)
+        )
+        near = []
+        for r in range(rows):
+            for c in range(cols):
+                m = 0
+                for dr in range(-2, 3):
+                    for dc in range(-2, 3):
+                        if 0 <= r + dr < rows and 0 <= c + dc < cols and (abs(dr) == abs(dc) or dr == 0 or dc == 0):
+                            m |= 1 << ((r + dr) * cols + c + dc)
+                near.append(m)
+        self.near = tuple(near)
+        self.table = _level_table(k)
+        self.cell_lines = line_tables(rows, cols, k)[1]
+        # DELTA[a][b]: change of the line score (3 ** (a - 1) for a line holding a of one side's stones and
+        # none of the other's, negated for the other side) when the side holding a adds a stone
+        value = [[(3 ** (a - 1) if a and not b else -(3 ** (b - 1)) if b and not a else 0) for b in range(k + 1)]
+                 for a in range(k + 1)]
+        self.delta = tuple(
+            tuple((value[a + 1][b] if a < k else 0) - value[a][b] for b in range(k + 1)) for a in range(k + 1)
+        )
+        self.centre = (rows // 2) * cols + cols // 2
+
+
+@lru_cache(maxsize=16)
+def shape_for(rows: int, cols: int, k: int) -> Shape:
+    return Shape(rows, cols, k)
+
+
+class Board:
+    """A mutable position for the searches, per side (0 X, 1 O): the normal mask, the four rotated ones,
+    and for every empty cell its four direction levels as one index into ``CLASS_OF``/``SCORE_OF``.
+
+    The levels are kept incrementally: a stone changes only the windows of the cells on its four lines
+    within k - 1 of it, so ``play`` re-reads those (a few dozen lookups) and ``undo`` restores them from a
+    stack; ``scan`` is then a gather over the candidate cells.
+    """
+
+    def __init__(self, shape: Shape, x: int, o: int) -> None:
+        self.shape = shape
+        self.bb = [0, 0]
+        self.rot = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        self.near = 0
+        n = shape.n
+        #: per side, per cell: l0 * 343 + l1 * 49 + l2 * 7 + l3 (what playing the cell makes)
+        self.index = [[0] * n, [0] * n]
+        #: per side, per cell * 4 + direction: the level in that direction
+        self.levels = [[0] * (4 * n), [0] * (4 * n)]
+        self.history: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+        #: the line score from X's side (alphabeta's "weighted" heuristic, kept incrementally)
+        self.lines = 0
+        self.cache: dict[tuple[int, int, int], list[tuple[int, int, int, int, int]]] = {}
+        for side, mask in ((0, x), (1, o)):
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                self.play(low.bit_length() - 1, side)
+
+    def play(self, cell: int, side: int) -> None:
+        shape = self.shape
+        self.bb[side] |= 1 << cell
+        rot = self.rot[side]
+        b0, b1, b2, b3 = shape.rbits[cell]
+        rot[0] |= b0
+        rot[1] |= b1
+        rot[2] |= b2
+        rot[3] |= b3
+        mine, theirs = self.bb[side], self.bb[side ^ 1]
+        delta = shape.delta
+        d_lines = 0
+        for line in shape.cell_lines[cell]:
+            d_lines += delta[(line & mine).bit_count() - 1][(line & theirs).bit_count()]
+        old_lines = self.lines
+        self.lines = old_lines - d_lines if side else old_lines + d_lines
+        occ = self.bb[0] | self.bb[1]
+        table, wm, width = shape.table, shape.wmask, shape.width
+        xr, orr = self.rot
+        xl, ol = self.levels
+        xi, oi = self.index
+        changed = []
+        for d, weight, cells in shape.span_info[cell]:
+            xd, od = xr[d], orr[d]
+            for c, s, w, j in cells:
+                if occ >> c & 1:
+                    continue
+                a = xd >> s & wm
+                b = od >> s & wm
+                lx, lo = xl[j], ol[j]
+                nx = table[a | (b << width | w)]
+                no = table[b | (a << width | w)]
+                if nx != lx or no != lo:
+                    changed.append((j, lx, lo))
+                    xl[j] = nx
+                    ol[j] = no
+                    xi[c] += (nx - lx) * weight
+                    oi[c] += (no - lo) * weight
+        self.history.append((self.near, old_lines, changed))
+        self.near |= shape.near[cell]
+
+    def undo(self, cell: int, side: int) -> None:
+        self.bb[side] ^= 1 << cell
+        rot = self.rot[side]
+        b0, b1, b2, b3 = self.shape.rbits[cell]
+        rot[0] ^= b0
+        rot[1] ^= b1
+        rot[2] ^= b2
+        rot[3] ^= b3
+        self.near, self.lines, changed = self.history.pop()
+        xl, ol = self.levels
+        xi, oi = self.index
+        for j, lx, lo in changed:
+            c, d = j >> 2, j & 3
+            weight = WEIGHTS[d]
+            xi[c] += (lx - xl[j]) * weight
+            oi[c] += (lo - ol[j]) * weight
+            xl[j] = lx
+            ol[j] = lo
+
+    def candidates(self) -> int:
+        occ = self.bb[0] | self.bb[1]
+        if not occ:
+            return 1 << self.shape.centre
+        return self.near & ~occ
+
+    def scan(self, side: int) -> list[tuple[int, int, int, int, int]]:
+        """Per candidate cell: (cell, own class, own score, their class, their score) for ``side``; cached
+        per position (the searches meet the same positions again and again)."""
+        key = (self.bb[0], self.bb[1], side)
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) > CACHE_LIMIT:
+                self.cache.clear()
+            found = self.cache[key] = self._scan(side)
+        return found
+
+    def _scan(self, side: int) -> list[tuple[int, int, int, int, int]]:
+        cls_of, score_of = CLASS_OF, SCORE_OF
+        mine, theirs = self.index[side], self.index[side ^ 1]
+        out = []
+        rest = self.candidates()
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            cell = low.bit_length() - 1
+            ia = mine[cell]
+            ib = theirs[cell]
+            out.append((cell, cls_of[ia], score_of[ia], cls_of[ib], score_of[ib]))
+        return out
+
+    def cell_class(self, cell: int, side: int) -> int:
+        """The class of ``cell`` (empty) for ``side``, from the kept levels."""
+        return CLASS_OF[self.index[side][cell]]
+
+    def toggle(self, cell: int, side: int) -> None:
+        """Put a stone on (or take it off) the rotated boards only: for a quick look with ``fresh_class``."""
+        rot = self.rot[side]
+        b0, b1, b2, b3 = self.shape.rbits[cell]
+        rot[0] ^= b0
+        rot[1] ^= b1
+        rot[2] ^= b2
+        rot[3] ^= b3
+
+    def fresh_class(self, cell: int, side: int) -> int:
+        """The class of ``cell`` (empty) for ``side``, read from the rotated boards."""
+        shape = self.shape
+        table, wm, width = shape.table, shape.wmask, shape.width
+        mine, theirs = self.rot[side], self.rot[side ^ 1]
+        shifts, walls = shape.shifts[cell], shape.walls[cell]
+        index = 0
+        for d in range(4):
+            s = shifts[d]
+            a = mine[d] >> s & wm
+            b = theirs[d] >> s & wm
+            index = index * 7 + table[a | (b << width | walls[d])]
+        return CLASS_OF[index]
+
+    def five_point(self, cell: int, side: int, lines: tuple[tuple[int, ...], ...], k: int) -> int:
+        """After ``side`` played ``cell``: a cell completing one of its lines through it, or -1."""
+        mine, theirs = self.bb[side], self.bb[side ^ 1]
+        for line in lines[cell]:
+            if not line & theirs and (line & mine).bit_count() == k - 1:
+                return (line & ~mine).bit_length() - 1
+        return -1
+
+
+class Searcher:
+    """The searches of one move: threat-space (VCF, VCT) and alpha-beta, sharing one deadline."""
+
+    def __init__(self, board: Board, lines: tuple[tuple[int, ...], ...], deadline: float, width: int) -> None:
+        self.board = board
+        self.lines = lines
+        self.k = board.shape.k
+        self.deadline = deadline
+        self.width = width
+        self.nodes = 0
+        self.fails: dict[tuple[int, int, int, bool], int] = {}  # position -> depth it failed at
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 15 == 0 and time.perf_counter() > self.deadline:
+            raise _Timeout
+
+    # Threat-space search --------------------------------------------------------------------
+    def attack(self, side: int, depth: int, threes: bool) -> int:
+        """A move of ``side`` (to move) that starts a forced win by fours (and threes if ``threes``), or -1."""
+        self.tick()
+        board = self.board
+        key = (board.bb[0], board.bb[1], side, threes)
+        if self.fails.get(key, -1) >= depth:
+            return -1
+        scan = board.scan(side)
+        wins = [c for c, mc, _, _, _ in scan if mc == C_WIN]
+        if wins:
+            return wins[0]
+        blocks = [c for c, _, _, tc, _ in scan if tc == C_WIN]
+        if len(blocks) >= 2:
+            self.fails[key] = depth
+            return -1
+        opens = [c for c, mc, _, _, _ in scan if mc == C_OPEN4]
+        if blocks:
+            if blocks[0] in opens:
+                return blocks[0]
+            moves = [(ms, c, mc) for c, mc, ms, _, _ in scan if c == blocks[0]]
+        else:
+            if opens:
+                return opens[0]
+            low = C_THREE if threes else C_FOUR
+            moves = [(ms, c, mc) for c, mc, ms, _, _ in scan if mc >= low]
+        if depth <= 0 and threes:
+            found = self.attack(side, VCF_DEPTH, False)  # the threes ran out: fours may still win
+            if found < 0:
+                self.fails[key] = depth
+            return found
+        if depth <= 0 or not moves:
+            self.fails[key] = depth
+            return -1
+        moves.sort(reverse=True)
+        if threes:
+            moves = moves[:VCT_WIDTH]
+        for _, cell, cls in moves:
+            board.play(cell, side)
+            try:
+                if cls >= C_FOUR and not threes:
+                    ok = self._forced_reply(cell, side, depth)
+                else:
+                    ok = self.defend(side, depth, threes)
+            finally:
+                board.undo(cell, side)
+            if ok:
+                return cell
+        self.fails[key] = depth
+        return -1
+
+    def _forced_reply(self, cell: int, side: int, depth: int) -> bool:
+        board = self.board
+        reply = board.five_point(cell, side, self.lines, self.k)
+        if reply < 0:
+            return False
+        board.play(reply, side ^ 1)
+        try:
+            return self.attack(side, depth - 1, False) >= 0
+        finally:
+            board.undo(reply, side ^ 1)
+
+    def defend(self, side: int, depth: int, threes: bool) -> bool:
+        """``side`` just made a threat; True if every answer of the other side still loses to it."""
+        self.tick()
+        board = self.board
+        other = side ^ 1
+        scan = board.scan(other)
+        if any(mc == C_WIN for _, mc, _, _, _ in scan):
+            return False  # the defender wins first
+        fives = [c for c, _, _, tc, _ in scan if tc == C_WIN]
+        if len(fives) >= 2:
+            return True
+        if fives:
+            replies = fives
+        else:
+            threats = [c for c, _, _, tc, _ in scan if tc >= C_FOUR3]
+            if not threats:
+                return False
+            span = 0
+            for t in threats:
+                for s in board.shape.spans[t]:
+                    span |= s
+            span &= ~(board.bb[0] | board.bb[1])
+            replies = []
+            rest = span
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                c = low.bit_length() - 1
+                board.toggle(c, other)
+                if all(board.fresh_class(t, side) < C_FOUR3 for t in threats if t != c):
+                    replies.append(c)
+                board.toggle(c, other)
+            replies += [c for c, mc, _, _, _ in scan if mc >= C_FOUR and c not in replies]
+        for reply in replies:
+            board.play(reply, other)
+            try:
+                ok = self.attack(side, depth - 1, threes) >= 0
+            finally:
+                board.undo(reply, other)
+            if not ok:
+                return False
+        return True
+
+    def winning_attack(self, side: int, threes: bool) -> int:
+        """``attack`` with its depth; -1 on timeout too."""
+        try:
+            return self.attack(side, VCT_DEPTH if threes else VCF_DEPTH, threes)
+        except _Timeout:
+            return -1
+
+    # Alpha-beta --------------------------------------------------------------------------------
+    def moves(self, side: int) -> tuple[int, list[int]]:
+        """(score if the position is decided for the mover else None-ish 0, ordered moves)."""
+        board = self.board
+        scan = board.scan(side)
+        best_mine = best_theirs = C_NONE
+        for _, mc, _, tc, _ in scan:
+            if mc > best_mine:
+                best_mine = mc
+            if tc > best_theirs:
+                best_theirs = tc
+        if best_mine == C_WIN:
+            return 1, [c for c, mc, _, _, _ in scan if mc == C_WIN][:1]
+        if best_theirs == C_WIN:
+            blocks = [c for c, _, _, tc, _ in scan if tc == C_WIN]
+            return (-1 if len(blocks) >= 2 else 0), blocks[:1]
+        if best_mine == C_OPEN4:
+            return 2, [c for c, mc, _, _, _ in scan if mc == C_OPEN4][:1]
+        ranked = sorted(scan, key=lambda e: -(e[2] + e[4] * 0.9 if e[2] >= e[4] else e[4] + e[2] * 0.9))
+        if best_theirs >= C_FOUR3:
+            threats = [c for c, _, _, tc, _ in scan if tc >= C_FOUR3]
+            span = 0
+            for t in threats:
+                for s in board.shape.spans[t]:
+                    span |= s
+            allowed = [e[0] for e in ranked if (span >> e[0] & 1) or e[1] >= C_FOUR]
+            return 0, allowed[: max(self.width, 12)]
+        return 0, [e[0] for e in ranked[: self.width]]
+
+    def evaluate(self, side: int) -> int:
+        """Lines (alphabeta's weighted heuristic) from ``side``'s view, plus the tempo of its best threat."""
+        board = self.board
+        lines = -board.lines if side else board.lines
+        best = max((e[2] for e in board.scan(side)), default=0)
+        return 10 * lines + best // 4
+
+    def negamax(self, side: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.tick()
+        board = self.board
+        if depth <= 0:
+            return self.evaluate(side)
+        decided, moves = self.moves(side)
+        if decided == 1:
+            return WIN - ply - 1
+        if decided == 2:
+            return WIN - ply - 3
+        if decided == -1:
+            return -(WIN - ply - 2)
+        if not moves:
+            return 0
+        best = -WIN
+        full = (1 << board.shape.n) - 1
+        for cell in moves:
+            board.play(cell, side)
+            try:
+                if board.bb[0] | board.bb[1] == full:
+                    value = 0
+                else:
+                    value = -self.negamax(side ^ 1, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                board.undo(cell, side)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+
+@register
+class GomokuStrategy(Strategy):
+    name = "gomoku"
+    option_spec = {
+        "seconds": ((int, float), None),
+        "depth": (int, None),
+        "vct": (bool, True),
+        "width": (int, None),
+        "seed": (int, None),
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        seconds, depth, width = self.options["seconds"], self.options["depth"], self.options["width"]
+        if seconds is None:
+            seconds = self.options["seconds"] = DEFAULT_SECONDS
+        if not 0 < seconds <= MAX_SECONDS:
+            raise GomokuOptionError(
+                f"option 'seconds' of 'gomoku' must be more than 0 and at most {MAX_SECONDS}, not {seconds}"
+            )
+        if depth is not None and not 1 <= depth <= 30:
+            raise GomokuOptionError(f"option 'depth' of 'gomoku' must be between 1 and 30, not {depth}")
+        if width is not None and not 2 <= width <= 50:
+            raise GomokuOptionError(f"option 'width' of 'gomoku' must be between 2 and 50, not {width}")
+        self.seconds = float(seconds)
+        self.depth = depth or 30
+        self.width = width or DEFAULT_WIDTH
+        seed = self.options["seed"]
+        self.rng = random.Random(seed) if seed is not None else None
+        #: what the last ``choose`` did (for tests and benchmarks): 'win', 'block', 'vcf', 'vct', 'search'
+        self.last_reason = ""
+        self.last_depth = 0
+
+    def supports(self, variant: Variant) -> bool:
+        # boards of at most 16 cells are solved (``perfect``): gomoku is for the ones that are not
+        return isinstance(variant, GridVariant) and variant.k >= 3 and variant.cell_count > SMALL_BOARD
+
+    def _choose(self, state: State) -> int:
+        assert isinstance(state, GridState)
+        return self.analyse(state)[0]
+
+    def analyse(self, state: GridState) -> tuple[int, str]:
+        """(move, reason) for the side to move."""
+        variant: GridVariant = state.variant  # type: ignore[assignment]
+        started = time.perf_counter()
+        deadline = started + self.seconds
+        shape = shape_for(variant.rows, variant.cols, variant.k)
+        board = Board(shape, state.x, state.o)
+        search = Searcher(board, variant.cell_lines, deadline, self.width)
+        side = state.ply & 1
+        other = side ^ 1
+        legal = state.legal_moves()
+        if not state.x | state.o:
+            return self._done(shape.centre if shape.centre in legal else legal[0], "opening")
+        scan = board.scan(side)
+        if not scan:  # no stone has an empty neighbour in reach: any cell
+            return self._done(legal[0], "only")
+        by_cell = {e[0]: e for e in scan}
+        for c, mc, _, _, _ in scan:
+            if mc == C_WIN:
+                return self._done(c, "win")
+        blocks = [c for c, _, _, tc, _ in scan if tc == C_WIN]
+        if blocks:
+            return self._done(blocks[0], "block")
+        opens = [c for c, mc, _, _, _ in scan if mc == C_OPEN4]
+        if opens:
+            return self._done(opens[0], "open four")
+        # Forced wins by fours (cheap) for either side; then threes, the opponent's first: a forced win of
+        # theirs must be answered (must-block), a forced win of ours is only a bonus.
+        vct = self.options["vct"]
+        budget = self.seconds
+        search.deadline = started + budget * 0.05
+        move = search.winning_attack(side, False)
+        if move >= 0:
+            return self._done(move, "vcf")
+        search.deadline = started + budget * 0.12
+        theirs = search.winning_attack(other, False)
+        if theirs < 0 and vct:
+            search.deadline = started + budget * 0.3
+            theirs = search.winning_attack(other, True)
+        if vct:
+            search.deadline = started + budget * 0.45
+            move = search.winning_attack(side, True)
+            if move >= 0:
+                return self._done(move, "vct")
+        allowed = [e[0] for e in scan]
+        reason = "search"
+        if theirs >= 0:
+            defences = self._defences(search, side, scan, vct, started + budget * 0.7)
+            if defences:
+                allowed = defences
+                reason = "defend"
+        search.deadline = deadline
+        return self._done(self._alphabeta(search, side, [c for c in allowed if c in by_cell], by_cell), reason)
+
+    def _defences(
+        self, search: Searcher, side: int, scan: list[tuple[int, int, int, int, int]], threes: bool, until: float
+    ) -> list[int]:
+        """Moves after which the opponent has no forced win (of the kind found), best first."""
+        board = search.board
+        other = side ^ 1
+        ranked = sorted(scan, key=lambda e: -(e[4] * 2 + e[2] + (10**6 if e[1] >= C_FOUR else 0)))
+        good = []
+        search.deadline = until
+        safe_from_fours = []
+        lines, k = search.lines, search.k
+        for c, mc, *_ in ranked[:24]:
+            board.play(c, side)
+            # a four of ours only delays: after their forced answer the threat must be gone too
+            reply = board.five_point(c, side, lines, k) if mc >= C_FOUR else -1
+            if reply >= 0:
+                board.play(reply, other)
+            try:
+                if search.attack(other, VCF_DEPTH, False) < 0:
+                    safe_from_fours.append(c)
+                    if not threes or search.attack(other, VCT_DEPTH, True) < 0:
+                        good.append(c)
+            except _Timeout:
+                break
+            finally:
+                if reply >= 0:
+                    board.undo(reply, other)
+                board.undo(c, side)
+        return good or safe_from_fours
+
+    def _alphabeta(
+        self, search: Searcher, side: int, allowed: list[int], by_cell: dict[int, tuple[int, int, int, int, int]]
+    ) -> int:
+        order = sorted(allowed, key=lambda c: -(by_cell[c][2] + by_cell[c][4] * 0.9))
+        if len(order) > max(self.width, 12):
+            order = order[: max(self.width, 12)]
+        if self.rng is not None:
+            self.rng.shuffle(order)
+            order.sort(key=lambda c: -(by_cell[c][2] + by_cell[c][4] * 0.9))
+        best_move = order[0]
+        board = search.board
+        self.last_depth = 0
+        for depth in range(1, self.depth + 1):
+            try:
+                best, best_moves = -WIN - 1, []
+                for cell in order:
+                    board.play(cell, side)
+                    try:
+                        value = -search.negamax(side ^ 1, depth - 1, -WIN - 1, -(best - 1), 1)
+                    finally:
+                        board.undo(cell, side)
+                    if value > best:
+                        best, best_moves = value, [cell]
+                    elif value == best:
+                        best_moves.append(cell)
+            except _Timeout:
+                break
+            best_move = best_moves[0] if self.rng is None else self.rng.choice(best_moves)
+            self.last_depth = depth
+            order.remove(best_move)
+            order.insert(0, best_move)
+            if best >= WON or best <= -WON:
+                break
+        return best_move
+
+    def _done(self, move: int, reason: str) -> tuple[int, str]:
+        self.last_reason = reason
+        return move, reason
