@@ -13,7 +13,8 @@ import pytest
 from games.engine import get_strategy, get_variant
 from games.engine.grid import GridState, GridVariant
 from games.engine.strategies import Strategy
-from games.engine.strategies.gomoku import (
+from games.engine.strategies.gomoku import Searcher
+from games.engine.strategies.gomoku_board import (
     C_FOUR,
     C_FOUR3,
     C_OPEN4,
@@ -25,7 +26,6 @@ from games.engine.strategies.gomoku import (
     L_THREE,
     Board,
     GomokuOptionError,
-    Searcher,
     _level,
     shape_for,
 )
