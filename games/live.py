@@ -171,7 +171,10 @@ class Hub:
                 self.read_once()
             except Exception:  # a locked or restarting database: read again shortly, never die
                 logger.warning("live hub: reading events failed", exc_info=True)
-                close_old_connections()
+                try:
+                    close_old_connections()
+                except Exception:  # (a database that cannot even be closed now: the next round tries again)
+                    logger.debug("live hub: closing the connection failed", exc_info=True)
 
     def read_once(self) -> int:
         """Read the events since the last read and notify their subscribers; the number read."""
