@@ -215,7 +215,7 @@ class Game(models.Model):
         if strategy:
             return f"Computer ({strategy})"
         if level:
-            return f"Computer ({level})"
+            return f"Computer (level {level})" if level.isdigit() else f"Computer ({level})"
         return "unnamed" if self.imported else "open seat"
 
     def sides_of(self, player) -> list[str]:

@@ -52,7 +52,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
     game = game_create(
         player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
         side=payload.side, strategy=payload.strategy or None, invitee=(payload.invite or "").strip() or None,
-        private=payload.private,
+        private=payload.private, level=payload.level,
     )
     return _started(request, computer_opening(game=game))
 

@@ -157,6 +157,10 @@ class GameCreateIn(BodyIn):
     )
     side: Literal["X", "O", "random"] = Field("X", description="your side; X moves first")
     strategy: Text | None = Field(None, description="a strategy name overriding the computer's level")
+    level: StrictInt | None = Field(
+        None, ge=1, le=8, description="a computer opponent (or watch): a rung of the ladder, 1 (weakest) to 8, instead "
+        "of the opponent's name (easy = 2, medium = 4, hard = 8)",
+    )
     invite: Text | None = Field(
         None, max_length=150, description="opponent human: the username of the only player who may accept (a direct "
         "challenge); empty for an open challenge anyone may accept",

@@ -36,8 +36,12 @@ def answers_at_once(strategy: Strategy, variant: Variant) -> bool:
         return True
     if name == "perfect":
         return variant.cell_count <= 9
-    if name == "alphabeta":
-        return int(strategy.options.get("depth") or 99) <= 2
+    if name == "alphabeta":  # shallow anywhere; any depth on classic's nine cells
+        return int(strategy.options.get("depth") or 99) <= 2 or variant.cell_count <= 9
+    if name == "mcts":  # the ladder's low rungs: a few hundred iterations are milliseconds (about 40,000 a second)
+        return bool(strategy.options.get("iterations")) and int(strategy.options["iterations"]) <= 1000
+    if name == "erring":
+        return answers_at_once(strategy.inner, variant)
     return False
 
 

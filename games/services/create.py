@@ -11,6 +11,7 @@ from django.db import transaction
 from games.pk_lookup import insert_rows
 
 from ..engine import Variant, get_strategy, get_variant, shown
+from ..engine.levels import LADDER
 from ..errors import (
     GameNotOver,
     InvalidGameSettings,
@@ -27,6 +28,21 @@ from ..positions import (
 )
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
 from .moves import computer_move
+
+
+def check_level(level: Any, *, opponent: str, strategy: str | None) -> str:
+    """A ladder level for a computer seat: 1..8 (an int or digit string) -> "1".."8"; "" when none was given.
+    Only for a computer opponent (a level, or watch), and not with a named strategy."""
+    if level is None or level == "":
+        return ""
+    text = str(level).strip() if not isinstance(level, bool) else ""
+    if not (text.isascii() and text.isdigit() and int(text) in LADDER):
+        raise InvalidGameSettings(f"level must be a whole number from 1 to {LADDER[-1]}, not {shown(level)}")
+    if opponent not in (*LEVELS, Opponent.WATCH):
+        raise InvalidGameSettings("a level is for a computer opponent (or two, watched)")
+    if strategy:
+        raise InvalidGameSettings("choose a level or a strategy for the computer, not both")
+    return str(int(text))
 
 
 def _check_settings(
@@ -63,6 +79,7 @@ def game_create(
     seed: int | None = None,
     invitee=None,
     private: bool | None = None,
+    level: int | str | None = None,
 ) -> Game:
     """Start a game for ``player``.
 
@@ -71,11 +88,14 @@ def game_create(
     both seats), human (the other seat stays open; the game waits in status ``open``: a
     challenge, see ``challenge_accept``).
     ``side`` is the player's side: X, O or random.
+    ``level`` (a computer opponent, or watch): a rung of the ladder, 1..8, instead of the opponent's name
+    (easy, medium and hard are 2, 4 and 8).
     ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
     ``private``: only the players see the game. Default: private for a direct challenge, public
     (anyone signed in may watch) for everything else.
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
+    rung = check_level(level, opponent=opponent, strategy=strategy)
     invitee = _resolve_invitee(invitee, player=player, opponent=opponent)
     if opponent == Opponent.HUMAN and invitee is None and private:
         # Nobody but its maker could see it, so nobody could accept it.
@@ -94,11 +114,11 @@ def game_create(
     seats: dict[str, dict[str, Any]] = {"X": {}, "O": {}}
     if opponent in LEVELS:
         seats[side] = {"player": player}
-        seats[other] = {"strategy": strategy} if strategy else {"level": opponent}
+        seats[other] = {"strategy": strategy} if strategy else {"level": rung or opponent}
     elif opponent == Opponent.LOCAL:
         seats = {"X": {"player": player}, "O": {"player": player}}
     elif opponent == Opponent.WATCH:
-        computer = {"strategy": strategy} if strategy else {"level": Opponent.MEDIUM.value}
+        computer = {"strategy": strategy} if strategy else {"level": rung or Opponent.MEDIUM.value}
         seats = {"X": dict(computer), "O": dict(computer)}
     else:  # human: the other seat waits for someone to accept (issue 4)
         seats[side] = {"player": player}
@@ -157,9 +177,10 @@ def game_again(*, game: Game, player) -> Game:
         raise RematchRefused("a game against another player starts again by a rematch, which they accept")
     sides = game.sides_of(player)
     strategy = next((name for name in (game.x_strategy, game.o_strategy) if name), None)
+    level = next((rung for rung in (game.x_level, game.o_level) if rung.isdigit()), None)
     return computer_opening(game=game_create(
         player=player, variant=game.variant, options=game.options, opponent=game.opponent,
-        side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private,
+        side=sides[0] if len(sides) == 1 else "X", strategy=strategy, private=game.private, level=level,
     ))
 
 

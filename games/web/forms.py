@@ -27,6 +27,7 @@ def _strategy_choices() -> list[tuple[str, str]]:
 OPPONENT_FIELDS = {
     "invite": (Opponent.HUMAN,),
     "strategy": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
+    "level": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
     # on one screen the player takes both sides, and watches both computers: no side to choose
     "side": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.HUMAN),
 }
@@ -74,6 +75,13 @@ class NewGameForm(forms.Form):
     closed_boards = forms.BooleanField(required=False, label="Won boards are closed")
     random_start = forms.BooleanField(required=False, label="First board drawn at random")
     opponent = forms.ChoiceField(choices=Opponent.choices, initial=Opponent.MEDIUM, widget=forms.RadioSelect)
+    level = forms.ChoiceField(
+        choices=[("", "By the opponent's name (easy 2, medium 4, hard 8)")]
+        + [(str(rung), f"Level {rung}") for rung in range(1, 9)],
+        required=False,
+        label="Computer level",
+        help_text="Optional: a rung of the ladder, 1 (weakest) to 8 (strongest), instead of easy, medium or hard",
+    )
     strategy = forms.ChoiceField(
         choices=_strategy_choices,
         required=False,

@@ -298,13 +298,13 @@ def test_htmx_move_with_a_fast_computer_gets_the_reply_in_the_same_answer(player
 
 
 def test_htmx_move_leaves_a_slow_computer_reply_to_a_worker(player_client, player):
-    # alphabeta at its default depth (3) counts as slow: the page shows the move at once, a worker replies, and the
-    # page (listening: push first, its poll as the fallback) shows the reply when it is stored.
+    # mcts thinks for up to a second: the page shows the move at once, a worker replies, and the page (listening:
+    # push first, its poll as the fallback) shows the reply when it is stored.
     from django_tasks_db.models import DBTaskResult
 
     from tests.services.test_tasks import run_tasks
 
-    game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="alphabeta")
+    game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="mcts")
     html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "0"}, **HTMX).content.decode()
     assert "Computer is thinking" in html and 'id="poll"' in html and 'hx-trigger="load' not in html
     game.refresh_from_db()

@@ -19,6 +19,7 @@ from ...rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVI
 from ...selectors import LEADERBOARD_SIZE, leaderboard, rated_variants, variant_label
 from ...services import computer_opening, game_create
 from ..forms import NewGameForm
+from ..presenters.ladder import ladder_heads, ladder_rows
 from ..responses import message
 
 
@@ -37,6 +38,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     opponent=data["opponent"],
                     side=data["side"],
                     strategy=data["strategy"] or None,
+                    level=data.get("level") or None,
                     invitee=data["invite"] or None,
                     private=data["private"],
                 )
@@ -62,6 +64,8 @@ def rules_view(request: HttpRequest) -> HttpResponse:
         "initial_rating": round(INITIAL_RATING),
         "pair_games_limit": PAIR_GAMES_LIMIT,
         "pair_window_hours": PAIR_WINDOW_HOURS,
+        "ladder_heads": ladder_heads(),
+        "ladder": ladder_rows(),
     }
     return render(request, "rules.html", context)
 
