@@ -156,6 +156,7 @@ class Hub:
             return len({sub for subs in self._subs.values() for sub in subs})
 
     def _run(self) -> None:
+        failing = False
         while not self._stop.wait(self.every):
             with self._lock:
                 idle = not self._subs
@@ -169,8 +170,12 @@ class Hub:
                 continue  # nobody listens: no query
             try:
                 self.read_once()
+                failing = False
             except Exception:  # a locked or restarting database: read again shortly, never die
-                logger.warning("live hub: reading events failed", exc_info=True)
+                # once per run of failures, not twenty times a second
+                logger.log(logging.DEBUG if failing else logging.WARNING, "live hub: reading events failed",
+                           exc_info=True)
+                failing = True
                 try:
                     close_old_connections()
                 except Exception:  # (a database that cannot even be closed now: the next round tries again)

@@ -13,18 +13,36 @@
   let open = false;
   let hiddenTicks = 0;
 
+  const echoes = new Map(); // name -> timer of the notice's echo
+
+  // A notice is handed on at once, and once more a moment later: one that arrives while the element that
+  // listens for it is being swapped (the move's own answer) or is still asking would otherwise be lost, and
+  // the page would wait for the next change. An echo that finds nothing new costs a 204.
   function fire(name, detail) {
     body.dispatchEvent(new CustomEvent(name, { detail: detail }));
+    if (name === "live-open") {
+      return;
+    }
+    clearTimeout(echoes.get(name));
+    echoes.set(name, setTimeout(function () {
+      echoes.delete(name);
+      body.dispatchEvent(new CustomEvent(name, { detail: detail }));
+    }, 500));
   }
 
   // Timed polls: htmx's "every" trigger issues the request with no triggering event.
+  let openTicks = 0;
   document.addEventListener("htmx:confirm", function (event) {
     const elt = event.detail.elt;
     if (!elt || !elt.hasAttribute("data-poll") || event.detail.triggeringEvent) {
       return;
     }
     if (open) {
-      event.preventDefault(); // pushed notices say when to ask
+      // pushed notices say when to ask; one tick in ten still asks, as a safety net
+      openTicks += 1;
+      if (openTicks % 10 !== 0) {
+        event.preventDefault();
+      }
     } else if (document.hidden) {
       hiddenTicks += 1;
       if (!elt.hasAttribute("data-poll-hidden") || hiddenTicks % 10 !== 0) {

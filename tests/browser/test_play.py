@@ -344,3 +344,16 @@ def test_watching_two_computers_play_again_goes_on_by_itself(page: Page):
     expect(page.locator(f'#play[data-game="{new_id}"]{finished}')).to_have_count(1, timeout=30_000)
     assert Game.objects.get(pk=new_id).ply >= 5
     assert page.evaluate("window.samePage") is True, "Play again loaded a new page"
+
+
+def test_a_slow_computer_replies_from_a_worker_and_the_board_updates_by_itself(page: Page):
+    """Medium on 15 x 15 thinks in a worker (the task queue): each move shows at once, "Computer is thinking…"
+    while it thinks, and its reply arrives by itself (the page is told by the push), move after move."""
+    sign_up(page, "zed")
+    create_game(page, "mnk", "medium", rows=15, cols=15, k=5)
+    loads = watch_navigations(page)
+    for move, replies in ((112, 1), (113, 2)):
+        page.locator(f'#board [data-move="{move}"]').click()
+        expect(page.locator('#board [data-cell][data-mark="O"]')).to_have_count(replies, timeout=10_000)
+    expect(page.locator("#thinking")).to_have_count(0)
+    assert loads == []
