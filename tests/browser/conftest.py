@@ -64,14 +64,15 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def task_worker(django_db_setup, django_db_blocker) -> Iterator[subprocess.Popen[str]]:
-    """A real task worker (``manage.py worker``, another process) on the test database, for the whole session: the
-    computer's slow moves, hints and watched games are played by it, as on the site."""
+@pytest.fixture
+def task_worker(transactional_db) -> Iterator[subprocess.Popen[str]]:
+    """A real task worker (``manage.py worker``, another process) on the test database, for one test: the
+    computer's slow moves, hints and watched games are played by it, as on the site. Stopped before the test's
+    database is emptied (it depends on ``transactional_db``, so it ends first): on PostgreSQL its queries would
+    otherwise deadlock with the TRUNCATE."""
     from django.db import connection
 
-    with django_db_blocker.unblock():
-        db = connection.settings_dict
+    db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
         url = f"sqlite:///{db['NAME']}"
     else:
@@ -84,11 +85,8 @@ def task_worker(django_db_setup, django_db_blocker) -> Iterator[subprocess.Popen
         text=True,
     )
     yield worker
-    worker.terminate()
-    try:
-        worker.wait(10)
-    except subprocess.TimeoutExpired:
-        worker.kill()
+    worker.kill()  # nothing to finish cleanly: the test is over, and its database is emptied next
+    worker.wait(10)
 
 
 @pytest.fixture

@@ -207,6 +207,9 @@ def test_paging_my_games_with_the_keyboard_keeps_the_focus_in_the_list(page: Pag
         game_create(player=player, variant="classic", options={}, opponent="local", side="X")
     log_in(page, "pat")
     page.goto("/games/")
+    # the page's push has connected and its first asks are answered: nothing else swaps while we page
+    expect(page.locator("html[data-live=on]")).to_have_count(1)
+    page.wait_for_load_state("networkidle")
     page.locator("#history-older").focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"page=2$"))
