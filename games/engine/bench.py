@@ -120,7 +120,9 @@ def _ms(times: list[float]) -> tuple[float, float]:
 
 
 def _setting(strategy: Strategy) -> str:
-    return ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v is not None and k != "seed") or "-"
+    return ", ".join(
+        f"{k}={v}" for k, v in strategy.options.items() if v is not None and v is not False and k != "seed"
+    ) or "-"
 
 
 def strategy_rows(
