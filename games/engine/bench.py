@@ -33,6 +33,13 @@ BENCH_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("ultimate", "ultimate", {}),
     ("multi", "multi", {}),
 )
+#: settings measured besides each strategy's defaults: the new players of issue 21 at the hard level's budget
+EXTRA_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("gomoku", {"seconds": 0.9}),
+    ("gomoku", {"depth": 1, "vct": False, "seconds": 0.3}),
+    ("mcts", {"seconds": 0.9, "solver": True}),
+    ("mcts", {"seconds": 0.9, "solver": True, "reuse": True}),
+)
 #: a (strategy, variant) pair stops being measured once one move took this long
 SLOW_MOVE = 15.0
 
@@ -76,7 +83,8 @@ def playouts_per_second(variant: Variant, seconds: float, seed: int = 1) -> tupl
 
 
 def move_times(make: Callable[[int], Strategy], variant: Variant, games: int, moves: int) -> list[float]:
-    """Seconds per move of the strategy over its first ``moves`` moves in ``games`` games against random."""
+    """Seconds per move of the strategy over its first ``moves`` moves in ``games`` games against random
+    (one strategy object per game, kept across its moves, as a game would)."""
     times: list[float] = []
     for game in range(games):
         strategy, opponent = make(game), get_strategy("random", seed=100 + game)
@@ -112,7 +120,9 @@ def _ms(times: list[float]) -> tuple[float, float]:
 
 
 def _setting(strategy: Strategy) -> str:
-    return ", ".join(f"{k}={v}" for k, v in strategy.options.items() if v is not None and k != "seed") or "-"
+    return ", ".join(
+        f"{k}={v}" for k, v in strategy.options.items() if v is not None and v is not False and k != "seed"
+    ) or "-"
 
 
 def strategy_rows(
@@ -129,6 +139,13 @@ def strategy_rows(
             if not probe.supports(variant):
                 continue
             times = move_times(_maker(name, {}), variant, games, moves)
+            rows.append([name, _setting(probe), label, len(times), *_ms(times)])
+    for name, options in EXTRA_SETTINGS:
+        probe = get_strategy(name, **options)
+        for label, variant in variants:
+            if not probe.supports(variant) or (name == "mcts" and not variant.nested):
+                continue  # the mcts options act on the nested variants only
+            times = move_times(_maker(name, options), variant, games, moves)
             rows.append([name, _setting(probe), label, len(times), *_ms(times)])
     return rows
 
@@ -196,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = strategy_rows(variants, games, moves, out)
         out(table(["strategy", "setting", "variant", "moves", "median", "worst"], rows))
 
-        out("\nTime per move at the 'hard' level (ms; same games)")
+        out("\nTime per move at the 'hard' level (level 8 of the ladder; ms; same games): what a player waits")
         hard = hard_rows(variants, games, moves)
         if hard is None:
             out("  (games/engine/levels.py is not there yet: no levels to measure)")

@@ -12,19 +12,21 @@ Each variant family has its own rungs (``ladder(variant)`` lists them):
   on classic, so they draw each other: the game allows no more (docs/ladder.md).
 - n x n with n in a row (n >= 5; and mnk with rows == cols == k): 1-4 as above, 5 alphabeta depth 2
   weighted, 6 alphabeta depth 3 weighted, 7 ``gomoku`` for 0.3 s (alphabeta depth 4 weighted when k > 8),
-  8 ``pairing`` (can never lose; it
-  wins only from the opponent's mistakes, so against 7 it is mostly draws).
+  8 ``pairing`` (can never lose; it wins only from the opponent's mistakes, so against 7 it is mostly
+  draws).
 - other mnk boards (gomoku-class, e.g. 15 x 15, five in a row): 1 random, 2 alphabeta depth 1, 3 threats,
   4 ``gomoku`` depth 1 without threes (shallow), 5 gomoku depth 2 without threes, 6 gomoku depth 4
   without threes (at most 0.5 s), 7 gomoku 0.4 s, 8 gomoku 0.9 s (threat-space search with threes).
 - ultimate and multi: 1 random, 2-4 ``mcts`` with 20 / 80 / 300 iterations, 5-8 ``mcts`` for
-  0.05 / 0.15 / 0.4 / 0.9 s (alphabeta at depth 1 and 2, easy and medium before the ladder, played no
-  better than random and than 80 iterations there); on ultimate the top two with the MCTS-solver (it
-  won 8 of 12 games against plain mcts at equal time there; on multi 5 of 12, so multi keeps plain mcts;
-  smart playouts and the reused tree did not win their matches: docs/ladder.md).
+  0.05 / 0.15 / 0.4 / 0.9 s. (The old easy and medium there, alphabeta depth 1 and depth 2 weighted,
+  scored 2-2 against random and lost 4-0 to mcts at 0.05 s.) On ultimate the top two use the
+  MCTS-solver: 8 of 12 games against plain mcts at 0.3 s, 4 of 8 at 0.9 s; on multi it scored 5 of 12,
+  so multi keeps plain mcts. Smart playouts and the reused tree did not win their matches
+  (docs/ladder.md).
 
 ``hard`` is the strongest play within about a second per move on a 2-core machine, as before;
-``easy`` (alphabeta depth 1) and ``medium`` (threats) are what they were on the grids.
+``easy`` (alphabeta depth 1) is what it was on every grid, ``medium`` (threats) on the small and n x n
+grids; on gomoku-class boards medium is now gomoku at depth 1 (it blocks open threes, threats does not).
 ``seed`` (optional) is handed to the strategies that take one, for reproducible games.
 """
 

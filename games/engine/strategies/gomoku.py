@@ -199,7 +199,9 @@ class Searcher:
 
     # Alpha-beta --------------------------------------------------------------------------------
     def moves(self, side: int) -> tuple[int, list[int]]:
-        """(score if the position is decided for the mover else None-ish 0, ordered moves)."""
+        """(verdict, moves in search order): verdict 1 the mover wins now, 2 it makes an open four (a win
+        in three plies), -1 it faces two fives, 0 otherwise. Facing a five only the block is a move; facing an
+        open-four or four-three threat, only the cells on the threat's lines and the mover's own fours."""
         board = self.board
         scan = board.scan(side)
         best_mine = best_theirs = C_NONE
