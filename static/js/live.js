@@ -18,7 +18,12 @@
   // A notice is handed on at once, and once more a moment later: one that arrives while the element that
   // listens for it is being swapped (the move's own answer) or is still asking would otherwise be lost, and
   // the page would wait for the next change. An echo that finds nothing new costs a 204.
+  let leaving = false; // the page is going away (a redirect to the next game): no more asks from it
+
   function fire(name, detail) {
+    if (leaving) {
+      return;
+    }
     body.dispatchEvent(new CustomEvent(name, { detail: detail }));
     if (name === "live-open") {
       return;
@@ -26,7 +31,9 @@
     clearTimeout(echoes.get(name));
     echoes.set(name, setTimeout(function () {
       echoes.delete(name);
-      body.dispatchEvent(new CustomEvent(name, { detail: detail }));
+      if (!leaving) {
+        body.dispatchEvent(new CustomEvent(name, { detail: detail }));
+      }
     }, 500));
   }
 
@@ -48,6 +55,18 @@
       if (!elt.hasAttribute("data-poll-hidden") || hiddenTicks % 10 !== 0) {
         event.preventDefault();
       }
+    }
+  });
+
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+    echoes.forEach(function (timer) { clearTimeout(timer); });
+    echoes.clear();
+  });
+  // Back from the browser's cache (Back): the page is live again.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) {
+      leaving = false;
     }
   });
 
