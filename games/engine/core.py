@@ -170,13 +170,13 @@ class Variant(ABC):
     @abstractmethod
     def new_game(self) -> State: ...
 
+    @abstractmethod
     def from_position(
         self, cells: Sequence[str | None], to_move: str | None = None, *,
         board_winners: Sequence[str | None] | None = None, target: int | None = None,
     ) -> State:
         """The state with these cells (and, nested, board owners and target board), without the move history;
         PositionError for a position no game reaches. See the grid and nested variants."""
-        raise NotImplementedError
 
     def cell_name(self, move: int) -> str:
         """The move's name (RULES.md "Cell names"): 'b2', 'h8', 'e5'. InvalidCellName for a number that is no cell."""
