@@ -162,6 +162,12 @@ def test_the_replay_speaks_each_step_and_keeps_the_keyboard_focus(page: Page):
         move_play(game=game, player=player, move=move)
     log_in(page, "sam")
     page.goto(f"/games/{game.pk}/replay/")
+    # A swapped-in part is live at once (no settle delay): an Enter on a link just swapped in is htmx's, not a
+    # whole page load of its href. Counted: swaps still settling once the swap's own work is done.
+    page.evaluate(
+        "() => { window.__unsettled = 0; document.addEventListener('htmx:afterSwap', () => queueMicrotask(() => {"
+        " if (document.querySelector('.htmx-settling')) window.__unsettled++; })); }"
+    )
     announce = page.locator("#replay-announce")
     expect(announce).to_have_attribute("aria-live", "polite")
     expect(page.locator("#replay [aria-live]")).to_have_count(0)  # no live regions in the swapped part
@@ -194,6 +200,7 @@ def test_the_replay_speaks_each_step_and_keeps_the_keyboard_focus(page: Page):
     page.keyboard.press("Enter")
     expect(announce).to_have_text(re.compile(r"^Start position, 5 moves in all\. With best play"))
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'replay-first'")
+    assert page.evaluate("window.__unsettled") == 0
 
 
 def test_paging_my_games_with_the_keyboard_keeps_the_focus_in_the_list(page: Page):
