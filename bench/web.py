@@ -271,6 +271,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     env["WEB_CONCURRENCY"] = str(args.workers)
     app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
     env["GUNICORN_WORKER_CLASS"] = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(args.server, "gthread")
+    if args.server == "sync":
+        env["GUNICORN_THREADS"] = "1"  # gunicorn runs "sync" with more than one thread as gthread
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None,

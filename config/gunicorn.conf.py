@@ -12,6 +12,8 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # connections wait in gunicorn's poller, not in a thread. GUNICORN_THREADS bounds the open pages per process.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = int(os.environ.get("GUNICORN_THREADS", "200"))
+# The threads hold the live pages' streams; ordinary requests take one slot per process (config/slots.py).
+os.environ.setdefault("WEB_REQUEST_SLOTS", "1")
 # The app is imported once, before the workers fork (less memory, faster start); Django opens no
 # database connection at import, so none is shared between workers.
 preload_app = True

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
     "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every answer
+    "config.slots.RequestSlotsMiddleware",  # at most REQUEST_SLOTS requests at once per process (gunicorn)
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
     "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
@@ -88,6 +89,10 @@ MIDDLEWARE = [
     "config.middleware.MethodNotAllowedPageMiddleware",  # after HtmxMiddleware too
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
+
+# Ordinary requests running at once in one process (config/slots.py): 0 (no limit) unless gunicorn's config sets it.
+REQUEST_SLOTS = int(os.environ.get("WEB_REQUEST_SLOTS", "0"))
+REQUEST_SLOT_WAIT = float(os.environ.get("WEB_REQUEST_SLOT_WAIT", "20"))
 
 ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/

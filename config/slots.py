@@ -1,0 +1,79 @@
+"""Request slots: at most ``REQUEST_SLOTS`` ordinary requests run at once in one web process.
+
+gunicorn's threaded workers (``make serve``) keep a thread per open connection so that the live pages' streams
+(/games/live/, held open for minutes) cost no process each. Left alone, those threads would also run the ordinary
+requests all at once: sixteen players' moves in sixteen threads of two processes take turns on the interpreter
+lock and on SQLite's write lock, whose waiters sleep in growing steps. On this machine that cut the load
+benchmark from about 480 to 350 moves/s and raised p99 from 120 to 700 ms (docs/benchmarks.md). With a slot per
+process the ordinary requests run one after another, as in gunicorn's sync workers, while the threads still hold
+the streams: a stream takes a slot only while its view sets it up, not while it streams.
+
+``REQUEST_SLOTS`` (environment ``WEB_REQUEST_SLOTS``) 0 turns this off (the development server and the tests);
+config/gunicorn.conf.py sets 1. A request that waits longer than ``REQUEST_SLOT_WAIT`` seconds for a slot gets a
+503 with Retry-After rather than a gunicorn timeout.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+
+class FairSlots:
+    """A counting semaphore that serves waiters in arrival order: a freed slot goes to the longest waiting
+    request, never to one arriving just then (with ``threading.Semaphore`` a newcomer could take it first, and an
+    unlucky request waited several turns: a longer tail)."""
+
+    def __init__(self, slots: int) -> None:
+        self._free = slots
+        self._lock = threading.Lock()
+        self._waiters: deque[threading.Event] = deque()
+
+    def acquire(self, timeout: float) -> bool:
+        with self._lock:
+            if self._free and not self._waiters:
+                self._free -= 1
+                return True
+            turn = threading.Event()
+            self._waiters.append(turn)
+        if turn.wait(timeout):
+            return True
+        with self._lock:
+            if turn.is_set():  # handed the slot just as the wait ran out
+                return True
+            self._waiters.remove(turn)
+            return False
+
+    def release(self) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().set()  # the slot passes straight to the first in line
+            else:
+                self._free += 1
+
+
+class RequestSlotsMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        slots = int(getattr(settings, "REQUEST_SLOTS", 0))
+        self.slots = FairSlots(slots) if slots > 0 else None
+        self.wait = float(getattr(settings, "REQUEST_SLOT_WAIT", 20.0))
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self.slots is None:
+            return self.get_response(request)
+        if not self.slots.acquire(timeout=self.wait):
+            response = HttpResponse(
+                "The site is busy: try again in a few seconds.", status=503, content_type="text/plain; charset=utf-8"
+            )
+            response["Retry-After"] = "5"
+            return response
+        try:
+            # A streaming answer's body runs after this returns (the server iterates it): the slot is free by then.
+            return self.get_response(request)
+        finally:
+            self.slots.release()

@@ -1,0 +1,143 @@
+"""Request slots (config/slots.py): ordinary requests one at a time per process under gunicorn's threads, in
+arrival order; a stream's slot is free once its view has answered; a request waiting too long gets a 503.
+(tests/config/test_serve_live.py runs the real gunicorn with its slot and open streams.)"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import threading
+import time
+
+from django.http import HttpResponse, StreamingHttpResponse
+from django.test import RequestFactory, override_settings
+
+from config.slots import FairSlots, RequestSlotsMiddleware
+from tests.config.test_settings import ROOT
+
+
+def _wait_until(condition, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.001)
+
+
+def test_a_freed_slot_goes_to_the_longest_waiting_request():
+    slots = FairSlots(1)
+    assert slots.acquire(timeout=1)
+    order: list[int] = []
+
+    def wait(n: int) -> None:
+        assert slots.acquire(timeout=10)
+        order.append(n)
+        slots.release()
+
+    threads = []
+    for n in range(5):
+        thread = threading.Thread(target=wait, args=(n,))
+        thread.start()
+        threads.append(thread)
+        _wait_until(lambda n=n: len(slots._waiters) == n + 1)  # in line before the next arrives
+    slots.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2, 3, 4]
+    assert slots.acquire(timeout=0.01)  # all handed back: one slot free again
+
+
+def test_a_newcomer_does_not_take_the_slot_from_a_waiting_request():
+    slots = FairSlots(1)
+    assert slots.acquire(timeout=1)
+    got: list[str] = []
+    waiter = threading.Thread(target=lambda: got.append("waiter") if slots.acquire(timeout=10) else None)
+    waiter.start()
+    _wait_until(lambda: len(slots._waiters) == 1)
+    slots.release()  # handed to the waiter, whether or not it has run yet
+    assert not slots.acquire(timeout=0.05)  # the newcomer waits its turn
+    waiter.join(10)
+    assert got == ["waiter"]
+
+
+def test_a_wait_that_runs_out_leaves_the_line():
+    slots = FairSlots(2)
+    assert slots.acquire(timeout=1) and slots.acquire(timeout=1)
+    assert not slots.acquire(timeout=0.02)
+    assert not slots._waiters
+    slots.release()
+    assert slots.acquire(timeout=0.01)
+
+
+def _middleware(view):
+    return RequestSlotsMiddleware(view)
+
+
+@override_settings(REQUEST_SLOTS=1, REQUEST_SLOT_WAIT=0.05)
+def test_a_request_that_cannot_get_a_slot_in_time_gets_a_503_and_its_view_never_runs():
+    inside, leave = threading.Event(), threading.Event()
+    ran: list[str] = []
+
+    def view(request):
+        ran.append(request.path)
+        if request.path == "/slow/":
+            inside.set()
+            leave.wait(10)
+        return HttpResponse("ok")
+
+    middleware = _middleware(view)
+    factory = RequestFactory()
+    slow = threading.Thread(target=middleware, args=(factory.get("/slow/"),))
+    slow.start()
+    assert inside.wait(10)
+    response = middleware(factory.get("/other/"))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "busy" in response.content.decode()
+    assert ran == ["/slow/"]
+    leave.set()
+    slow.join(10)
+    assert middleware(factory.get("/other/")).status_code == 200  # the slot came back
+
+
+@override_settings(REQUEST_SLOTS=1, REQUEST_SLOT_WAIT=0.05)
+def test_a_stream_holds_no_slot_while_it_streams():
+    def view(request):
+        if request.path == "/games/live/":
+            return StreamingHttpResponse(iter(["event: a\n\n"] * 3), content_type="text/event-stream")
+        return HttpResponse("ok")
+
+    middleware = _middleware(view)
+    factory = RequestFactory()
+    stream = middleware(factory.get("/games/live/"))
+    first = next(iter(stream.streaming_content))  # the stream is open, mid-way
+    assert first
+    assert middleware(factory.get("/games/")).status_code == 200
+
+
+@override_settings(REQUEST_SLOTS=0)
+def test_no_slots_by_default_outside_gunicorn():
+    inside, leave = threading.Event(), threading.Event()
+
+    def view(request):
+        if request.path == "/slow/":
+            inside.set()
+            leave.wait(10)
+        return HttpResponse("ok")
+
+    middleware = _middleware(view)
+    slow = threading.Thread(target=middleware, args=(RequestFactory().get("/slow/"),))
+    slow.start()
+    assert inside.wait(10)
+    assert middleware(RequestFactory().get("/other/")).status_code == 200
+    leave.set()
+    slow.join(10)
+
+
+def test_gunicorns_config_gives_each_process_one_slot(monkeypatch):
+    monkeypatch.setenv("WEB_REQUEST_SLOTS", "")  # (so that the test's end puts back what was there)
+    monkeypatch.delenv("WEB_REQUEST_SLOTS")
+    runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    assert os.environ["WEB_REQUEST_SLOTS"] == "1"
+    monkeypatch.setenv("WEB_REQUEST_SLOTS", "3")  # an operator's choice stands
+    runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    assert os.environ["WEB_REQUEST_SLOTS"] == "3"
