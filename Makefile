@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed chromium wrk migrate clean ladder
+.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live chromium wrk migrate clean ladder
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -75,6 +75,11 @@ bench-web: $(VENV)/.dev wrk
 # workers busy, in one run (gunicorn + task workers, SQLite by default). E.g. `make bench-mixed ARGS="--db postgres"`.
 bench-mixed: $(VENV)/.dev
 	$(PY) bench/mixed.py $(ARGS)
+
+# Idle live pages one server process holds (threaded and ASGI), their memory, and a move's push to one of them.
+# E.g. `make bench-live ARGS="--pages 3000"`; see `bench/live.py --help`.
+bench-live: $(VENV)/.dev
+	$(PY) bench/live.py $(ARGS)
 
 # wrk measures the trivial views a second time, as a check on the benchmark's own clients. Optional: without
 # it (no apt, not root) the benchmark runs and leaves out the wrk figures.
