@@ -173,15 +173,19 @@ class MoveAdmin(admin.ModelAdmin):
 class RatingAdmin(admin.ModelAdmin):
     """Ratings follow from the games: staff may look them up and delete one (the player starts again), not edit."""
 
-    list_display = ("player", "variant", "rating_points", "games", "won", "lost", "drawn", "updated")
-    list_filter = ("variant",)
+    list_display = ("player", "pool", "rating_points", "deviation_points", "games", "won", "lost", "drawn", "updated")
+    list_filter = ("variant", "pool")
     search_fields = ("player__username",)
     list_select_related = ("player",)
-    ordering = ("variant", "-rating")
+    ordering = ("pool", "-rating")
 
     @admin.display(description="rating", ordering="rating")
-    def rating_points(self, rating: Rating) -> int:
-        return round(rating.rating)
+    def rating_points(self, rating: Rating) -> str:
+        return rating.display
+
+    @admin.display(description="deviation", ordering="deviation")
+    def deviation_points(self, rating: Rating) -> int:
+        return round(rating.deviation)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

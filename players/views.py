@@ -18,8 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
-from games.rating import PROVISIONAL_GAMES
-from games.selectors import computer_stats, player_stats, rating_history, recent_games
+from games.rating import PROVISIONAL_DEVIATION
+from games.selectors import computer_stats, player_ratings, player_stats, rating_history, recent_games
 
 from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
@@ -138,15 +138,17 @@ def _profile_page(
 ) -> HttpResponse:
     counts = ("played", "won", "lost", "drawn")
     # Games against other players (rated) and against the computer (with takebacks and hints) apart.
-    rows = [row for row in player_stats(player) if row["players"]["played"] or row["rating"] is not None]
-    history = rating_history(player) if any(row["rating"] is not None for row in rows) else {}
-    for row in rows:
-        row["spark"] = sparkline(history.get(row["variant"], []))
+    rows = [row for row in player_stats(player) if row["players"]["played"]]
+    ratings = player_ratings(player)  # one per pool played in (board and speed)
+    history = rating_history(player) if ratings else {}
+    for rating in ratings:
+        rating.spark = sparkline(history.get(rating.pool, []))
     computer_rows = computer_stats(player)
     is_me = player == request.user
     context = {
         "player": player,
         "rows": rows,
+        "ratings": ratings,
         "totals": {key: sum(row["players"][key] for row in rows) for key in counts},
         "computer_rows": computer_rows,
         "computer_totals": {key: sum(row[key] for row in computer_rows) for key in counts},
@@ -158,7 +160,7 @@ def _profile_page(
         "max_tokens": MAX_TOKENS,
         "token_lifetimes": [days for days in TOKEN_LIFETIMES if days],
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
-        "provisional": PROVISIONAL_GAMES,  # a rating after fewer games is marked "?", as on the leaderboard
+        "provisional_deviation": round(PROVISIONAL_DEVIATION),  # a rating this unsure is marked "?"
         "recent": [game_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
