@@ -254,3 +254,24 @@ def email_change(request: HttpRequest, username: str) -> HttpResponse:
     else:
         messages.success(request, "Your email address was removed: a forgotten password cannot be reset by email now.")
     return redirect("profile", username=player.get_username())
+
+
+@login_required
+@require_POST
+def sound_set(request: HttpRequest, username: str) -> HttpResponse:
+    """Turn the game sounds on (``sound=on``) or off (``sound=off``) for this player, in every browser. A script's
+    request (``X-Requested-With`` or htmx) gets 204; a plain form goes back to ``next`` (this site's) or the
+    profile."""
+    player = _own_profile(request, username)
+    value = request.POST.get("sound", "")
+    if value not in ("on", "off"):
+        return HttpResponse("sound must be on or off", status=400, content_type="text/plain; charset=utf-8")
+    player.sound = value == "on"
+    player.save(update_fields=["sound"])
+    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
+        return HttpResponse(status=204)
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    if back and safe:
+        return redirect(back)
+    return redirect("profile", username=player.get_username())

@@ -21,9 +21,20 @@ migration = importlib.import_module("games.migrations.0021_rating_pools")
 def old_rated_game(x, o, result: str, *, variant="classic", options=None, hours_ago=0) -> Game:
     """A game as the Elo site left it: rated (Elo figures on it), no pool, no deviations."""
     return Game.objects.create(
-        variant=variant, options=options or {}, opponent="human", created_by=x, x_player=x, o_player=o,
-        status="finished", result=result, ply=5, finished=timezone.now() - timedelta(hours=hours_ago),
-        x_rating_before=1500, x_rating_after=1520, o_rating_before=1500, o_rating_after=1480,
+        variant=variant,
+        options=options or {},
+        opponent="human",
+        created_by=x,
+        x_player=x,
+        o_player=o,
+        status="finished",
+        result=result,
+        ply=5,
+        finished=timezone.now() - timedelta(hours=hours_ago),
+        x_rating_before=1500,
+        x_rating_after=1520,
+        o_rating_before=1500,
+        o_rating_after=1480,
     )
 
 
@@ -33,11 +44,20 @@ def test_old_ratings_are_replayed_into_pools(player, other_player, make_player):
     second = old_rated_game(other_player, player, "draw", hours_ago=2)
     five = old_rated_game(player, carol, "O", variant="nxn", options={"size": 5}, hours_ago=1)
     unrated = Game.objects.create(
-        variant="classic", opponent="human", created_by=player, x_player=player, o_player=carol, status="finished",
-        result="X", ply=1, finished=timezone.now(), unrated_reason="too_short",
+        variant="classic",
+        opponent="human",
+        created_by=player,
+        x_player=player,
+        o_player=carol,
+        status="finished",
+        result="X",
+        ply=1,
+        finished=timezone.now(),
+        unrated_reason="too_short",
     )
-    challenge = Game.objects.create(variant="nxn", options={"size": 7}, opponent="human", created_by=carol,
-                                    x_player=carol, status="open")
+    challenge = Game.objects.create(
+        variant="nxn", options={"size": 7}, opponent="human", created_by=carol, x_player=carol, status="open"
+    )
     # the old rows: one Elo rating per variant
     Rating.objects.create(player=player, pool="", variant="classic", rating=1510, games=2)
     Rating.objects.create(player=player, pool="-", variant="nxn", rating=1480, games=1)
