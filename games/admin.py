@@ -48,7 +48,10 @@ class GameAdminForm(forms.ModelForm):
 RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
 #: what made a finished game's ratings: fixed once it is over
 FINISHED_FIELDS = ("status", "result", "x_player", "o_player")
-RATING_FIELDS = ("x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason")
+RATING_FIELDS = (
+    "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason", "pool", "x_deviation",
+    "o_deviation",
+)
 
 
 @admin.register(Game)
@@ -80,7 +83,7 @@ class GameAdmin(admin.ModelAdmin):
         }),
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
-        ("Rating", {"fields": ("unrated_reason",)}),
+        ("Rating", {"fields": ("pool", "unrated_reason", "x_deviation", "o_deviation")}),
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",
