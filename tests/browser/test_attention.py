@@ -54,6 +54,7 @@ def test_a_draw_offer_shows_by_the_status_line_in_view_and_is_announced(big_duel
     alice, bob, game = big_duel
     alice.locator("#draw-offer-button").click()
     expect(alice.locator("#draw-waiting")).to_be_visible()
+    alice.evaluate("window.scrollTo(0, 0)")  # the click may have scrolled to the button, under the board
     in_view_unscrolled(alice, "#draw")
     expect(bob.locator("#draw-offer")).to_be_visible(timeout=LIVE_TIMEOUT)
     in_view_unscrolled(bob, "#draw")
