@@ -110,3 +110,16 @@ def test_the_migration_runs_both_ways():
     executor.loader.build_graph()
     new = executor.loader.project_state([("games", "0021_rating_pools")]).apps
     assert {"pool", "deviation", "volatility"} <= {f.name for f in new.get_model("games", "Rating")._meta.get_fields()}
+
+
+def test_migrating_back_keeps_one_rating_per_player_and_variant(player, other_player):
+    Rating.objects.create(player=player, pool="nxn-5:untimed", variant="nxn", games=3)
+    Rating.objects.create(player=player, pool="nxn-7:untimed", variant="nxn", games=9)
+    Rating.objects.create(player=player, pool="classic:untimed", variant="classic", games=1)
+    Rating.objects.create(player=other_player, pool="nxn-5:untimed", variant="nxn", games=2)
+    migration.one_per_variant(apps, None)
+    assert sorted(Rating.objects.values_list("player__username", "pool")) == [
+        ("alice", "classic:untimed"),
+        ("alice", "nxn-7:untimed"),
+        ("bob", "nxn-5:untimed"),
+    ]
