@@ -48,7 +48,10 @@ class GameAdminForm(forms.ModelForm):
 RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
 #: what made a finished game's ratings: fixed once it is over
 FINISHED_FIELDS = ("status", "result", "x_player", "o_player")
-RATING_FIELDS = ("x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason")
+RATING_FIELDS = (
+    "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason", "pool", "x_deviation",
+    "o_deviation",
+)
 
 
 @admin.register(Game)
@@ -80,7 +83,7 @@ class GameAdmin(admin.ModelAdmin):
         }),
         ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
         ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
-        ("Rating", {"fields": ("unrated_reason",)}),
+        ("Rating", {"fields": ("pool", "unrated_reason", "x_deviation", "o_deviation")}),
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",
@@ -173,15 +176,19 @@ class MoveAdmin(admin.ModelAdmin):
 class RatingAdmin(admin.ModelAdmin):
     """Ratings follow from the games: staff may look them up and delete one (the player starts again), not edit."""
 
-    list_display = ("player", "variant", "rating_points", "games", "won", "lost", "drawn", "updated")
-    list_filter = ("variant",)
+    list_display = ("player", "pool", "rating_points", "deviation_points", "games", "won", "lost", "drawn", "updated")
+    list_filter = ("variant", "pool")
     search_fields = ("player__username",)
     list_select_related = ("player",)
-    ordering = ("variant", "-rating")
+    ordering = ("pool", "-rating")
 
     @admin.display(description="rating", ordering="rating")
-    def rating_points(self, rating: Rating) -> int:
-        return round(rating.rating)
+    def rating_points(self, rating: Rating) -> str:
+        return rating.display
+
+    @admin.display(description="deviation", ordering="deviation")
+    def deviation_points(self, rating: Rating) -> int:
+        return round(rating.deviation)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -22,7 +22,15 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from .rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from .pools import pool_label
+from .rating import (
+    INITIAL_DEVIATION,
+    INITIAL_RATING,
+    INITIAL_VOLATILITY,
+    PAIR_GAMES_LIMIT,
+    PAIR_WINDOW_HOURS,
+    is_provisional,
+)
 
 SIDES = ("X", "O")
 
@@ -126,12 +134,19 @@ class Game(models.Model):
     #: hint (shown again on the page, given again without counting); a move or a takeback leaves it behind.
     hint_move = models.PositiveSmallIntegerField(null=True, blank=True)
     hint_ply = models.PositiveIntegerField(null=True, blank=True)
-    #: a game between two players (games.rating): each seat's rating in the variant before it (noted when it
+    #: the rating pool a game between two players counts in (games.pools.pool_for_game: board and speed, e.g.
+    #: ``nxn-7:untimed``); set when the game is created, written again when it starts and when it is rated
+    pool = models.CharField(max_length=40, blank=True, default="")
+    #: a game between two players (games.rating): each seat's rating in the pool before it (noted when it
     #: starts, written again from the ratings it is rated from when it ends) and after it (a rated game)
     x_rating_before = models.FloatField(null=True, blank=True)
     x_rating_after = models.FloatField(null=True, blank=True)
     o_rating_before = models.FloatField(null=True, blank=True)
     o_rating_after = models.FloatField(null=True, blank=True)
+    #: each seat's Glicko-2 deviation of the rating shown: as the game started, then after it once rated (a "?"
+    #: is shown beside a rating whose deviation is high: games.rating.is_provisional)
+    x_deviation = models.FloatField(null=True, blank=True)
+    o_deviation = models.FloatField(null=True, blank=True)
     #: "Play on from here": the finished game this one started from, and after how many of its moves (the
     #: first ``played_on_ply`` moves here are that game's: they are not taken back)
     played_on_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -266,8 +281,8 @@ class Game(models.Model):
         return self.x_rating_after is not None
 
     def rating_change(self, side: str) -> dict[str, Any] | None:
-        """``before``, ``after``, ``delta`` (whole points) and ``delta_text`` ("+16", "−16") for a side of a
-        rated game, else None."""
+        """``before``, ``after``, ``delta`` (whole points), ``delta_text`` ("+16", "−16"), ``provisional`` (the
+        rating after it still shows a "?") and ``pool`` / ``pool_label`` for a side of a rated game, else None."""
         before, after = (
             (self.x_rating_before, self.x_rating_after) if side == "X" else (self.o_rating_before, self.o_rating_after)
         )
@@ -275,7 +290,26 @@ class Game(models.Model):
             return None
         delta = round(after) - round(before)
         text = f"+{delta}" if delta >= 0 else f"\N{MINUS SIGN}{-delta}"
-        return {"before": round(before), "after": round(after), "delta": delta, "delta_text": text}
+        return {
+            "before": round(before),
+            "after": round(after),
+            "delta": delta,
+            "delta_text": text,
+            "provisional": is_provisional(self.seat_deviation(side)),
+            "pool": self.pool,
+            "pool_label": self.pool_label,
+        }
+
+    def seat_deviation(self, side: str) -> float | None:
+        return self.x_deviation if side == "X" else self.o_deviation
+
+    @property
+    def pool_label(self) -> str:
+        """The game's rating pool in words ("7 x 7, 7 in a row · Untimed"), or "" for a game without one."""
+        try:
+            return pool_label(self.pool) if self.pool else ""
+        except ValueError:
+            return self.pool
 
     def unrated_text(self) -> str:
         """Why this finished game between two players did not count for their ratings, in words ("" otherwise)."""
@@ -288,12 +322,15 @@ class Game(models.Model):
             return "Not rated: it ended before each player had moved"
         return ""
 
-    def rating_now(self, side: str) -> int | None:
-        """A running game between two players: the seat's rating in the variant when the game started."""
+    def rating_now(self, side: str) -> str | None:
+        """A running game between two players: the seat's rating in the pool when the game started, as shown
+        ("1500?" while provisional)."""
         if self.is_finished:
             return None
         before = self.x_rating_before if side == "X" else self.o_rating_before
-        return None if before is None else round(before)
+        if before is None:
+            return None
+        return f"{round(before)}{'?' if is_provisional(self.seat_deviation(side)) else ''}"
 
     @property
     def termination(self) -> str:
@@ -343,15 +380,20 @@ class Move(models.Model):
 
 
 class Rating(models.Model):
-    """A player's Elo rating in one variant, from finished games against other players (``games.rating``).
+    """A player's Glicko-2 rating in one pool (games.pools: board and speed), from finished games against other
+    players (``games.rating``, ``games.glicko2``).
 
     Kept by ``games.services`` in the transaction that ends a game; ``won``, ``lost`` and ``drawn`` count the
-    rated games only.
+    rated games only. ``variant`` is the pool's variant key (so a variant's pools are found without parsing keys).
     """
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    #: the pool key, ``<board>:<speed>`` (games.pools.pool_key), e.g. ``mnk-15x15k5:blitz``
+    pool = models.CharField(max_length=40)
     variant = models.CharField(max_length=20)
     rating = models.FloatField(default=INITIAL_RATING)
+    deviation = models.FloatField(default=INITIAL_DEVIATION)
+    volatility = models.FloatField(default=INITIAL_VOLATILITY)
     games = models.PositiveIntegerField(default=0)
     won = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
@@ -359,12 +401,28 @@ class Rating(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["variant", "-rating"]
-        constraints = [models.UniqueConstraint(fields=["player", "variant"], name="rating_unique_player_variant")]
-        indexes = [models.Index(fields=["variant", "-rating"], name="rating_board_idx")]
+        ordering = ["pool", "-rating"]
+        constraints = [models.UniqueConstraint(fields=["player", "pool"], name="rating_unique_player_pool")]
+        indexes = [models.Index(fields=["pool", "-rating"], name="rating_pool_board_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} · {self.variant} · {self.rating:.0f}"
+        return f"{self.player_id} · {self.pool} · {self.display}"
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.deviation)
+
+    @property
+    def display(self) -> str:
+        """The rating as shown: whole points, with "?" while provisional ("1500?", "1623")."""
+        return f"{round(self.rating)}{'?' if self.provisional else ''}"
+
+    @property
+    def label(self) -> str:
+        try:
+            return pool_label(self.pool)
+        except ValueError:
+            return self.pool
 
 
 class Event(models.Model):

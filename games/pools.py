@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.clocks import TimeControl
 from games.engine import VARIANTS
 
 #: the speeds that have a pool, in the order a profile lists them
@@ -211,3 +212,21 @@ def board_label(board: str) -> str:
 def pool_label(key: str) -> str:
     """A pool key in words: ``"15 x 15, 5 in a row · Blitz"``. InvalidPool for what is not a pool key."""
     return Pool.parse(key).label
+
+
+def pool_for_game(game: Any) -> str:
+    """The pool a game (a ``games.models.Game``, or anything with ``variant``, ``options`` and maybe ``clock``) is
+    rated in. The one place that decides a game's speed: every rating read and write goes through it.
+
+    Clocks (time controls) land separately (issue 22, another branch): until ``Game`` has a ``clock``, every game
+    is untimed. The ``getattr`` below is the only one of its kind and reads the control however it is stored: a
+    ``TimeControl`` (anything with ``speed``), its text (``none``, ``3+2``, ``3d``) or nothing.
+    """
+    control = getattr(game, "clock", None)  # clocks land separately: no attribute yet means untimed
+    if control is None or control == "":
+        speed = LEGACY_SPEED
+    elif isinstance(control, str):
+        speed = TimeControl.parse(control).speed
+    else:
+        speed = control.speed
+    return pool_key(game.variant, game.options or {}, speed)

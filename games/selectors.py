@@ -237,8 +237,7 @@ def player_stats(player) -> list[dict[str, Any]]:
 
     Each row: ``variant`` (key), ``label``, ``played``, ``won``, ``lost``, ``drawn`` (all those games), and
     ``players``: the same four counts for the games against other players only. Local games (both seats)
-    and watched games count for nobody. ``rating`` (whole points) and ``rated_games``: the player's rating
-    in the variant, None before a rated game there. Two queries.
+    and watched games count for nobody. Ratings are per pool: ``player_ratings``. One query.
     """
     one_seat = _as_x_only(player) | _as_o_only(player)
     human = Q(opponent=Opponent.HUMAN)
@@ -248,7 +247,6 @@ def player_stats(player) -> list[dict[str, Any]]:
         .values("variant")
         .annotate(**_tally(player), **{f"players_{k}": v for k, v in _tally(player, human).items()})
     )
-    ratings = {rating.variant: rating for rating in Rating.objects.filter(player=player)}
     order = {key: i for i, key in enumerate(VARIANTS)}
     result = [
         {
@@ -259,13 +257,17 @@ def player_stats(player) -> list[dict[str, Any]]:
             "lost": row["lost"],
             "drawn": row["drawn"],
             "players": {key: row[f"players_{key}"] for key in ("played", "won", "lost", "drawn")},
-            "rating": round(ratings[row["variant"]].rating) if row["variant"] in ratings else None,
-            "rated_games": ratings[row["variant"]].games if row["variant"] in ratings else 0,
         }
         for row in rows
     ]
     result.sort(key=lambda row: order.get(row["variant"], len(order)))
     return result
+
+
+def player_ratings(player) -> list[Rating]:
+    """``player``'s ratings, one per pool they have a rated game in: most games first, then by pool key (each row
+    has ``label``, ``display`` and ``provisional``). One query."""
+    return list(Rating.objects.filter(player=player, games__gt=0).order_by("-games", "pool"))
 
 
 def computer_stats(player) -> list[dict[str, Any]]:
@@ -300,20 +302,20 @@ HISTORY_GAMES = 50
 
 
 def rating_history(player) -> dict[str, list[int]]:
-    """Per variant, ``player``'s rating before the first of their latest ``HISTORY_GAMES`` rated games and
+    """Per pool, ``player``'s rating before the first of their latest ``HISTORY_GAMES`` rated games and
     after each of them, oldest first, in whole points. One query."""
-    latest = Window(RowNumber(), partition_by=F("variant"), order_by=[F("finished").desc(), F("pk").desc()])
+    latest = Window(RowNumber(), partition_by=F("pool"), order_by=[F("finished").desc(), F("pk").desc()])
     rows = (
         Game.objects.filter(Q(x_player=player) | Q(o_player=player), x_rating_after__isnull=False)
         .annotate(recent=latest)
         .filter(recent__lte=HISTORY_GAMES)
         .order_by("finished", "pk")
-        .values_list("variant", "x_player_id", "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after")
+        .values_list("pool", "x_player_id", "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after")
     )
     history: dict[str, list[int]] = {}
-    for variant, x_id, x_before, x_after, o_before, o_after in rows:
+    for pool, x_id, x_before, x_after, o_before, o_after in rows:
         before, after = (x_before, x_after) if x_id == player.pk else (o_before, o_after)
-        series = history.setdefault(variant, [round(before)])
+        series = history.setdefault(pool, [round(before)])
         series.append(round(after))
     return history
 
@@ -378,21 +380,24 @@ def count_waiting(player) -> Waiting:
 
 
 def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
-    """``games`` with ``creator_rating``: their creator's rating in the game's variant (None before a rated
-    game there), in the same query."""
-    rating = Rating.objects.filter(player=OuterRef("created_by"), variant=OuterRef("variant"), games__gt=0)
-    return games.annotate(creator_rating=Subquery(rating.values("rating")[:1]))
+    """``games`` with ``creator_rating`` and ``creator_deviation``: their creator's rating in the game's pool (None
+    before a rated game there), in the same query."""
+    rating = Rating.objects.filter(player=OuterRef("created_by"), pool=OuterRef("pool"), games__gt=0)
+    return games.annotate(
+        creator_rating=Subquery(rating.values("rating")[:1]),
+        creator_deviation=Subquery(rating.values("deviation")[:1]),
+    )
 
 
 #: players shown on a leaderboard
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(variant: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
-    """The best-rated active players in ``variant``, best first (ties: more games, then the earlier to get
-    there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
+def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
+    """The best-rated active players in ``pool`` (a pool key), best first (ties: more games, then the earlier
+    to get there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
     rows = list(
-        Rating.objects.filter(variant=variant, player__is_active=True, games__gt=0)
+        Rating.objects.filter(pool=pool, player__is_active=True, games__gt=0)
         .select_related("player")
         .order_by("-rating", "-games", "updated", "player_id")[:limit]
     )
@@ -401,11 +406,17 @@ def leaderboard(variant: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
     return rows
 
 
-def rated_variants() -> list[str]:
-    """Variants with at least one rated game, in the engine's order."""
-    # order_by(): Rating's default ordering would add its rating to the DISTINCT, one row per rating
-    present = set(Rating.objects.filter(games__gt=0).order_by().values_list("variant", flat=True).distinct())
-    return [key for key in VARIANTS if key in present]
+def rated_pools() -> list[str]:
+    """Pools with at least one rated game: the most players first, then by key. One query."""
+    # order_by(): Rating's default ordering would add its rating to the GROUP BY, one row per rating
+    rows = (
+        Rating.objects.filter(games__gt=0)
+        .order_by()
+        .values("pool")
+        .annotate(players=Count("id"))
+        .order_by("-players", "pool")
+    )
+    return [row["pool"] for row in rows]
 
 
 def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:

@@ -31,6 +31,9 @@ class Player(AbstractUser):
     #: the username's confusable skeleton (players.confusables): no two players' names may look the same.
     #: Checked by clean() (sign-up, the admin), not by a unique constraint: names from before may clash.
     username_skeleton = models.CharField(max_length=SKELETON_MAX, db_index=True, editable=False, default="")
+    #: the game sounds (a move, a game's end, a challenge: static/js/attention.js); kept here, not in the browser,
+    #: so that muting follows the player to every browser they sign in from
+    sound = models.BooleanField(default=True)
 
     class Meta:
         verbose_name = "player"

@@ -18,8 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
-from games.rating import PROVISIONAL_GAMES
-from games.selectors import computer_stats, player_stats, rating_history, recent_games
+from games.rating import PROVISIONAL_DEVIATION
+from games.selectors import computer_stats, player_ratings, player_stats, rating_history, recent_games
 
 from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
@@ -138,15 +138,17 @@ def _profile_page(
 ) -> HttpResponse:
     counts = ("played", "won", "lost", "drawn")
     # Games against other players (rated) and against the computer (with takebacks and hints) apart.
-    rows = [row for row in player_stats(player) if row["players"]["played"] or row["rating"] is not None]
-    history = rating_history(player) if any(row["rating"] is not None for row in rows) else {}
-    for row in rows:
-        row["spark"] = sparkline(history.get(row["variant"], []))
+    rows = [row for row in player_stats(player) if row["players"]["played"]]
+    ratings = player_ratings(player)  # one per pool played in (board and speed)
+    history = rating_history(player) if ratings else {}
+    for rating in ratings:
+        rating.spark = sparkline(history.get(rating.pool, []))
     computer_rows = computer_stats(player)
     is_me = player == request.user
     context = {
         "player": player,
         "rows": rows,
+        "ratings": ratings,
         "totals": {key: sum(row["players"][key] for row in rows) for key in counts},
         "computer_rows": computer_rows,
         "computer_totals": {key: sum(row[key] for row in computer_rows) for key in counts},
@@ -158,7 +160,7 @@ def _profile_page(
         "max_tokens": MAX_TOKENS,
         "token_lifetimes": [days for days in TOKEN_LIFETIMES if days],
         "spark_box": {"width": SPARK_WIDTH, "height": SPARK_HEIGHT},
-        "provisional": PROVISIONAL_GAMES,  # a rating after fewer games is marked "?", as on the leaderboard
+        "provisional_deviation": round(PROVISIONAL_DEVIATION),  # a rating this unsure is marked "?"
         "recent": [game_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
     }
@@ -251,4 +253,25 @@ def email_change(request: HttpRequest, username: str) -> HttpResponse:
         messages.success(request, f"Password-reset links will go to {player.email}.")
     else:
         messages.success(request, "Your email address was removed: a forgotten password cannot be reset by email now.")
+    return redirect("profile", username=player.get_username())
+
+
+@login_required
+@require_POST
+def sound_set(request: HttpRequest, username: str) -> HttpResponse:
+    """Turn the game sounds on (``sound=on``) or off (``sound=off``) for this player, in every browser. A script's
+    request (``X-Requested-With`` or htmx) gets 204; a plain form goes back to ``next`` (this site's) or the
+    profile."""
+    player = _own_profile(request, username)
+    value = request.POST.get("sound", "")
+    if value not in ("on", "off"):
+        return HttpResponse("sound must be on or off", status=400, content_type="text/plain; charset=utf-8")
+    player.sound = value == "on"
+    player.save(update_fields=["sound"])
+    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
+        return HttpResponse(status=204)
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    if back and safe:
+        return redirect(back)
     return redirect("profile", username=player.get_username())

@@ -50,7 +50,7 @@ def _seat(game: Game, side: str) -> dict[str, Any]:
 
 def _rating(game: Game, side: str) -> dict[str, int] | None:
     change = game.rating_change(side)
-    return None if change is None else {key: change[key] for key in ("before", "after", "delta")}
+    return None if change is None else {key: change[key] for key in ("before", "after", "delta", "provisional")}
 
 
 def _offered_by(game: Game, player_id: int | None) -> str | None:
@@ -96,6 +96,7 @@ def game_summary(game: Game, seen: GameView | SeatsView) -> dict[str, Any]:
         "takebacks": game.takebacks,
         "hints": game.hints,
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
+        "pool": game.pool or None,
         "unrated_reason": game.unrated_reason or None,
         "played_on_from": (
             {"game": game.played_on_from_id, "ply": game.played_on_ply} if game.played_on_from_id else None

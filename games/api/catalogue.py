@@ -7,10 +7,12 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Query, Router
+from ninja.errors import HttpError
 
 from .. import selectors
 from ..engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from ..models import Rating
+from ..pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
 from .errors import ERRORS
 from .schemas import ErrorOut, LeaderboardFilters, LeaderboardOut, MeOut, StrategyOut, VariantOut
 
@@ -79,9 +81,18 @@ def list_strategies(request: HttpRequest) -> list[dict[str, Any]]:
 def me(request: HttpRequest) -> dict[str, Any]:
     history = selectors.rating_history(request.auth)
     ratings = {
-        row.variant: {"rating": round(row.rating), "games": row.games, "won": row.won, "lost": row.lost,
-                      "drawn": row.drawn, "history": history.get(row.variant, [])}
-        for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("variant")
+        row.pool: {
+            "rating": round(row.rating),
+            "deviation": round(row.deviation),
+            "provisional": row.provisional,
+            "label": row.label,
+            "games": row.games,
+            "won": row.won,
+            "lost": row.lost,
+            "drawn": row.drawn,
+            "history": history.get(row.pool, []),
+        }
+        for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("pool")
     }
     return {"id": request.auth.pk, "username": request.auth.get_username(), "ratings": ratings}
 
@@ -90,10 +101,24 @@ def me(request: HttpRequest) -> dict[str, Any]:
     "/leaderboard", response={200: LeaderboardOut, **ERRORS}, tags=["players"], summary="The best-rated players"
 )
 def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dict[str, Any]:
-    """Ratings (Elo, one per variant) come from finished games between two players; see the site's leaderboard."""
+    """Ratings (Glicko-2, one per pool: board and speed) come from finished games between two players; see the
+    site's leaderboard. ``pool`` names the pool; without it, ``variant``'s untimed pool at its default board."""
+    try:
+        pool = Pool.parse(filters.pool or pool_key(filters.variant, {}, LEGACY_SPEED))
+    except InvalidPool as err:
+        raise HttpError(400, str(err)) from None
     rows = [
-        {"rank": row.rank, "username": row.player.get_username(), "rating": round(row.rating), "games": row.games,
-         "won": row.won, "lost": row.lost, "drawn": row.drawn}
-        for row in selectors.leaderboard(filters.variant)
+        {
+            "rank": row.rank,
+            "username": row.player.get_username(),
+            "rating": round(row.rating),
+            "deviation": round(row.deviation),
+            "provisional": row.provisional,
+            "games": row.games,
+            "won": row.won,
+            "lost": row.lost,
+            "drawn": row.drawn,
+        }
+        for row in selectors.leaderboard(pool.key)
     ]
-    return {"variant": filters.variant, "rows": rows}
+    return {"variant": pool.game[0], "pool": pool.key, "label": pool.label, "rows": rows}

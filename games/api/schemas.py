@@ -116,6 +116,9 @@ class StrategyOut(Schema):
 
 class RatingOut(Schema):
     rating: int
+    deviation: int = Field(..., description="Glicko-2 rating deviation: how unsure the rating still is")
+    provisional: bool = Field(..., description="deviation 110 or more: the site shows the rating with a '?'")
+    label: str = Field(..., description="the pool in words, e.g. '7 x 7, 7 in a row · Untimed'")
     games: int
     won: int
     lost: int
@@ -129,7 +132,9 @@ class MeOut(Schema):
     id: int
     username: str
     ratings: dict[str, RatingOut] = Field(
-        ..., description="by variant key: your rating from games against other players (variants you have played)"
+        ...,
+        description="by pool key (<board>:<speed>, e.g. nxn-7:untimed, classic:blitz): your Glicko-2 rating from "
+        "games against other players, in the pools you have played rated games in",
     )
 
 
@@ -251,6 +256,7 @@ class RatingChangeOut(Schema):
     before: int
     after: int
     delta: int
+    provisional: bool = Field(False, description="the rating after the game is still provisional ('?')")
 
 
 class GameSummaryOut(Schema):
@@ -289,7 +295,12 @@ class GameSummaryOut(Schema):
     takebacks: int = Field(..., description="moves taken back so far (POST .../takeback)")
     hints: int = Field(..., description="hints asked for so far (POST .../hint)")
     ratings: dict[SideName, RatingChangeOut] | None = Field(
-        ..., description="a rated game (finished, between two players): each seat's rating before and after it"
+        ...,
+        description="a rated game (finished, between two players): each seat's rating in the game's pool "
+        "before and after it",
+    )
+    pool: str | None = Field(
+        None, description="a game between two players: the rating pool it counts in (<board>:<speed>)"
     )
     played_on_from: PlayedOnOut | None = Field(
         ..., description="a game started by POST .../play-on: the finished game and the position it started from"
@@ -324,13 +335,20 @@ class GameFilters(Schema):
 
 
 class LeaderboardFilters(Schema):
-    variant: VariantKey = Field("classic", description="the variant")  # type: ignore[valid-type]
+    pool: str | None = Field(
+        None, max_length=40, description="a pool key (<board>:<speed>, e.g. nxn-7:untimed); wins over variant"
+    )
+    variant: VariantKey = Field(  # type: ignore[valid-type]
+        "classic", description="without pool: this variant's untimed pool at its default board"
+    )
 
 
 class LeaderboardRowOut(Schema):
     rank: int
     username: str
     rating: int
+    deviation: int
+    provisional: bool
     games: int
     won: int
     lost: int
@@ -338,7 +356,9 @@ class LeaderboardRowOut(Schema):
 
 
 class LeaderboardOut(Schema):
-    variant: str
+    variant: str = Field(..., description="the pool's variant")
+    pool: str = Field(..., description="the pool shown")
+    label: str = Field(..., description="the pool in words")
     rows: list[LeaderboardRowOut] = Field(..., description="the best-rated players, best first (at most 100)")
 
 

@@ -21,6 +21,7 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
+from ..pools import pool_for_game
 from ..positions import (
     game_moves,
     game_variant,
@@ -141,6 +142,8 @@ def game_create(
         first = variant_obj.new_game(seed=rng.randrange(2**31))
         game.start_board = first.active_boards[0]
 
+    if opponent == Opponent.HUMAN:  # its pool: the lobby shows the creator's rating there
+        game.pool = pool_for_game(game)
     with transaction.atomic():
         game.save()
         if opponent == Opponent.HUMAN:  # a challenge: the lobby and the invitee's badge hear of it

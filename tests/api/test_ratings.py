@@ -1,5 +1,4 @@
-"""Ratings: the Elo arithmetic, the services that keep them as games between two players end, the
-leaderboard, the profile, the game page and the JSON API."""
+"""Ratings per pool in the JSON API: the game's pool and rating changes, /me, /leaderboard; unrated games."""
 
 from __future__ import annotations
 
@@ -8,6 +7,8 @@ from datetime import timedelta
 from django.test import Client
 from django.urls import reverse
 
+from games.glicko2 import Glicko
+from games.glicko2 import rate_game as glicko_rate_game
 from games.models import Game, Rating
 from games.services import (
     challenge_accept,
@@ -18,14 +19,17 @@ from games.services import (
 
 # X completes the top row: 0, (3), 1, (4), 2
 X_WINS = [(0, "X"), (3, "O"), (1, "X"), (4, "O"), (2, "X")]
+CLASSIC = "classic:untimed"
+WINNER, LOSER = glicko_rate_game(Glicko(), Glicko(), 1.0)  # after a first game between new players
+WON, LOST = round(WINNER.rating), round(LOSER.rating)
 
 
 def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def rating(player, variant: str = "classic") -> Rating:
-    return Rating.objects.get(player=player, variant=variant)
+def rating(player, pool: str = CLASSIC) -> Rating:
+    return Rating.objects.get(player=player, pool=pool)
 
 
 def play_out(game: Game, x, o, moves=X_WINS) -> Game:
@@ -54,27 +58,48 @@ def test_a_game_over_before_each_player_moved_is_not_rated(duel, player, other_p
 
 
 def test_api_ratings(duel, player, other_player, player_client):
-    assert player_client.get(f"/api/games/{duel.pk}").json()["ratings"] is None
+    data = player_client.get(f"/api/games/{duel.pk}").json()
+    assert data["ratings"] is None and data["pool"] == CLASSIC
     play_out(duel, player, other_player)
     data = player_client.get(f"/api/games/{duel.pk}").json()
+    assert data["pool"] == CLASSIC
     assert data["ratings"] == {
-        "X": {"before": 1500, "after": 1520, "delta": 20}, "O": {"before": 1500, "after": 1480, "delta": -20}
+        "X": {"before": 1500, "after": WON, "delta": WON - 1500, "provisional": True},
+        "O": {"before": 1500, "after": LOST, "delta": LOST - 1500, "provisional": True},
     }
-    data = player_client.get("/api/leaderboard", {"variant": "classic"}).json()
-    assert data["variant"] == "classic"
-    assert [(r["rank"], r["username"], r["rating"], r["won"], r["lost"]) for r in data["rows"]] == [
-        (1, "alice", 1520, 1, 0), (2, "bob", 1480, 0, 1)
-    ]
-    response = player_client.get("/api/leaderboard", {"variant": "nope"})
-    assert response.status_code == 400 and response.json()["code"] == "invalid_input"
+    for query in ({"variant": "classic"}, {"pool": CLASSIC}, {}):
+        data = player_client.get("/api/leaderboard", query).json()
+        assert (data["variant"], data["pool"], data["label"]) == ("classic", CLASSIC, "Classic 3 x 3 · Untimed")
+        assert [
+            (r["rank"], r["username"], r["rating"], r["deviation"], r["provisional"], r["won"], r["lost"])
+            for r in data["rows"]
+        ] == [
+            (1, "alice", WON, round(WINNER.deviation), True, 1, 0),
+            (2, "bob", LOST, round(LOSER.deviation), True, 0, 1),
+        ]
+    data = player_client.get("/api/leaderboard", {"pool": "nxn-5:untimed", "variant": "classic"}).json()
+    assert (data["variant"], data["pool"], data["rows"]) == ("nxn", "nxn-5:untimed", [])
+    for query in ({"variant": "nope"}, {"pool": "nxn-3:untimed"}, {"pool": "classic:warp"}, {"pool": "x" * 41}):
+        response = player_client.get("/api/leaderboard", query)
+        assert response.status_code == 400 and response.json()["code"] == "invalid_input", query
     assert Client().get("/api/leaderboard").status_code == 401
 
 
-def test_api_me_has_my_ratings(duel, player, other_player, player_client):
+def test_api_me_has_my_ratings_per_pool(duel, player, other_player, player_client):
     assert player_client.get("/api/me").json()["ratings"] == {}
     play_out(duel, player, other_player)
     assert player_client.get("/api/me").json()["ratings"] == {
-        "classic": {"rating": 1520, "games": 1, "won": 1, "lost": 0, "drawn": 0, "history": [1500, 1520]}
+        CLASSIC: {
+            "rating": WON,
+            "deviation": round(WINNER.deviation),
+            "provisional": True,
+            "label": "Classic 3 x 3 · Untimed",
+            "games": 1,
+            "won": 1,
+            "lost": 0,
+            "drawn": 0,
+            "history": [1500, WON],
+        }
     }
 
 
@@ -96,9 +121,13 @@ def test_a_pair_counts_for_a_few_rated_games_a_day_then_plays_unrated(player, ot
     assert player_client.get(f"/api/games/{extra.pk}").json()["unrated_reason"] == "pair_limit"
     assert player_client.get(f"/api/games/{games[0].pk}").json()["unrated_reason"] is None
 
-    # Another variant, or another opponent, is rated as usual.
-    four = play_out(new_duel(player, other_player, "four"), player, other_player,
-                    [(0, "X"), (4, "O"), (1, "X"), (5, "O"), (2, "X"), (6, "O"), (3, "X")])
+    # Another pool, or another opponent, is rated as usual.
+    four = play_out(
+        new_duel(player, other_player, "four"),
+        player,
+        other_player,
+        [(0, "X"), (4, "O"), (1, "X"), (5, "O"), (2, "X"), (6, "O"), (3, "X")],
+    )
     assert four.is_rated
     carol = make_player("carol")
     assert play_out(new_duel(player, carol), player, carol).is_rated

@@ -122,8 +122,10 @@ def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
     """Each ending locks both players' rating rows (created on first need without a conflict, locked in the
     players' order): games of the same two players, in both seatings, ending at once lose no update and
     never deadlock; and the pair's limit of rated games holds, since it is counted under the same lock."""
+    from games.glicko2 import Glicko
+    from games.glicko2 import rate_game as glicko_rate_game
     from games.models import Rating
-    from games.rating import PAIR_GAMES_LIMIT, new_rating
+    from games.rating import PAIR_GAMES_LIMIT
     from games.services import game_resign
 
     assert THREADS > PAIR_GAMES_LIMIT  # so that the limit is reached by games ending at once
@@ -150,13 +152,12 @@ def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
         ended.filter(x_rating_after__isnull=False),
         key=lambda g: g.x_rating_before if g.x_player_id == alice.pk else g.o_rating_before,
     )
-    rating = 1500.0
-    for n, game in enumerate(chain):
+    mine, theirs = Glicko(), Glicko()  # alice wins each game: Glicko-2, each game its own rating period
+    for game in chain:
         side = "X" if game.x_player_id == alice.pk else "O"
         before = game.x_rating_before if side == "X" else game.o_rating_before
         after = game.x_rating_after if side == "X" else game.o_rating_after
-        assert before == pytest.approx(rating)
-        opponent = game.o_rating_before if side == "X" else game.x_rating_before
-        assert after == pytest.approx(new_rating(rating, opponent, 1.0, n))
-        rating = after
-    assert a.rating == pytest.approx(rating)
+        assert before == pytest.approx(mine.rating)
+        mine, theirs = glicko_rate_game(mine, theirs, 1.0)
+        assert after == pytest.approx(mine.rating)
+    assert a.rating == pytest.approx(mine.rating) and b.rating == pytest.approx(theirs.rating)

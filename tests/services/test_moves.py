@@ -309,9 +309,9 @@ def test_player_stats_per_variant(player, other_player, make_game):
     rows = player_stats(player)
     assert rows == [
         {"variant": "classic", "label": "Classic 3 x 3", "played": 5, "won": 2, "lost": 2, "drawn": 1,
-         "players": {"played": 1, "won": 0, "lost": 1, "drawn": 0}, "rating": None, "rated_games": 0},
+         "players": {"played": 1, "won": 0, "lost": 1, "drawn": 0}},
         {"variant": "nxn", "label": "n x n", "played": 1, "won": 1, "lost": 0, "drawn": 0,
-         "players": {"played": 0, "won": 0, "lost": 0, "drawn": 0}, "rating": None, "rated_games": 0},
+         "players": {"played": 0, "won": 0, "lost": 0, "drawn": 0}},
     ]
     assert [row["players"] for row in player_stats(other_player)] == [{"played": 1, "won": 1, "lost": 0, "drawn": 0}]
     # Against the computer: by variant, then level (easy to hard), then a strategy chosen by name.

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from ...models import Game
 from ...pov import other_side, variant_detail
+from ...rating import is_provisional
 from ...selectors import (
     challenges_for,
     live_games,
@@ -36,7 +37,12 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         "label": variant_label(game.variant),
         "detail": variant_detail(game),
         "creator": game.created_by.get_username(),
-        "creator_rating": round(rating) if rating else None,
+        # in the challenge's pool, "?" while provisional (no annotation: a list that does not show ratings)
+        "creator_rating": (
+            f"{round(rating)}{'?' if is_provisional(getattr(game, 'creator_deviation', None)) else ''}"
+            if rating
+            else None
+        ),
         "their_side": other_side(side),
         "your_side": side,
         "invitee": game.invitee.get_username() if game.invitee_id else "",

@@ -82,9 +82,14 @@ def claim_poll_at(view: GameView) -> int | None:
     return int(view.claim_after.timestamp()) + 1
 
 
+def your_turn(view: GameView) -> bool:
+    """A running game between two people, and it is this viewer's move."""
+    return bool(view.two_players and view.running and view.game.to_move in view.sides)
+
+
 def page_title(view: GameView) -> str:
     """The tab's title says when the other player has moved (or joined), even from the background."""
-    turn = "Your turn · " if view.two_players and view.running and view.game.to_move in view.sides else ""
+    turn = "Your turn · " if your_turn(view) else ""
     return f"{turn}Game {view.game.pk} · {view.variant.describe()}"
 
 
@@ -117,6 +122,7 @@ def play_context(
         "nested": view.variant.nested,
         "variant_label": view.variant.describe(),
         "page_title": page_title(view),
+        "your_turn": your_turn(view),  # data-your-turn: static/js/attention.js notifies a background tab
         # what a screen reader announces after an htmx answer: the hint, or the latest move (or what was just
         # done instead, ``said``) and the status, then an offer waiting
         "hint_name": view.name(view.hint) if view.hint is not None else "",

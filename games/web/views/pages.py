@@ -15,8 +15,9 @@ from players.forms import focus_first_error
 from ...engine import VARIANTS
 from ...errors import InvalidGameSettings, InvalidInvitee
 from ...models import Rating
-from ...rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_GAMES
-from ...selectors import LEADERBOARD_SIZE, leaderboard, rated_variants, variant_label
+from ...pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
+from ...rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_DEVIATION
+from ...selectors import LEADERBOARD_SIZE, leaderboard, rated_pools
 from ...services import computer_opening, game_create
 from ..forms import NewGameForm
 from ..presenters.ladder import ladder_heads, ladder_rows
@@ -70,25 +71,48 @@ def rules_view(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html", context)
 
 
+def chosen_pool(pool: str | None, variant: str | None, rated: list[str]) -> Pool:
+    """The pool a leaderboard shows: ``pool`` (a key), else ``variant``'s untimed pool at its default board (the
+    links from before pools), else the pool with the most rated players. InvalidPool says what is wrong."""
+    if pool:
+        return Pool.parse(pool)
+    if variant:
+        if variant not in VARIANTS:
+            raise InvalidPool(f"There is no variant called “{variant[:40]}”: choose a pool above.")
+        return Pool.parse(pool_key(variant, {}, LEGACY_SPEED))
+    return Pool.parse(rated[0] if rated else pool_key("classic", {}, LEGACY_SPEED))
+
+
 @login_required
 @require_safe
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
-    """The best-rated players of one variant (``?variant=``; by default the first variant with rated games)."""
-    rated = rated_variants()
-    variant = request.GET.get("variant") or (rated[0] if rated else next(iter(VARIANTS)))
-    context: dict[str, Any] = {"tabs": [(key, variant_label(key), key in rated) for key in VARIANTS]}
-    if variant not in VARIANTS:
-        context.update(variant="", error=f"There is no variant called “{variant[:40]}”: choose one above.")
+    """The best-rated players of one pool (``?pool=`` a pool key such as ``nxn-5:untimed``; ``?variant=`` for a
+    variant's default board, untimed; by default the pool with the most rated players)."""
+    rated = rated_pools()
+    context: dict[str, Any] = {"tabs": [(key, Pool.parse(key).label) for key in rated]}
+    try:
+        pool = chosen_pool(request.GET.get("pool"), request.GET.get("variant"), rated)
+    except InvalidPool as err:
+        context.update(pool="", error=str(err))
         return render(request, "games/leaderboard.html", context, status=400)
-    rows = leaderboard(variant, LEADERBOARD_SIZE)
-    mine = Rating.objects.filter(player=request.user, variant=variant, games__gt=0).first()
+    rows = leaderboard(pool.key, LEADERBOARD_SIZE)
+    mine = Rating.objects.filter(player=request.user, pool=pool.key, games__gt=0).first()
     my_rank = None
     if mine is not None and not any(row.player_id == request.user.pk for row in rows):
-        my_rank = Rating.objects.filter(
-            variant=variant, player__is_active=True, games__gt=0, rating__gt=mine.rating
-        ).count() + 1
+        my_rank = (
+            Rating.objects.filter(pool=pool.key, player__is_active=True, games__gt=0, rating__gt=mine.rating).count()
+            + 1
+        )
+    if pool.key not in rated:
+        context["tabs"].append((pool.key, pool.label))
     context.update(
-        variant=variant, label=variant_label(variant), rows=rows, mine=mine, my_rank=my_rank,
-        size=LEADERBOARD_SIZE, initial=round(INITIAL_RATING), provisional=PROVISIONAL_GAMES,
+        pool=pool.key,
+        label=pool.label,
+        rows=rows,
+        mine=mine,
+        my_rank=my_rank,
+        size=LEADERBOARD_SIZE,
+        initial=round(INITIAL_RATING),
+        provisional_deviation=round(PROVISIONAL_DEVIATION),
     )
     return render(request, "games/leaderboard.html", context)
