@@ -120,3 +120,19 @@ class Busy(GameError):
     def __init__(self, message: str, *, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after  # seconds: the edges say it (HTTP Retry-After)
+
+
+class SeekNotFound(GameError):
+    """Quick pairing: no such seek, or not any more (cancelled, replaced, or dropped when its page stopped asking)."""
+
+
+class NotYourSeek(GameError):
+    """Asked about, or cancelled, another player's seek."""
+
+
+class OwnSeek(GameError):
+    """Tried to play against one's own seek."""
+
+
+class SeekTaken(GameError):
+    """The seek was paired with someone else first."""

@@ -44,6 +44,10 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.AnalysisUnavailable: HttpError(409, "analysis_unavailable"),
     errors.InvalidRecord: HttpError(400, "invalid_record"),
     errors.Busy: HttpError(429, "busy"),
+    errors.SeekNotFound: HttpError(404, "seek_not_found"),
+    errors.NotYourSeek: HttpError(403, "not_your_seek"),
+    errors.OwnSeek: HttpError(400, "own_seek"),
+    errors.SeekTaken: HttpError(409, "seek_taken"),
 }
 
 

@@ -55,8 +55,15 @@ def changed(game: Game, *, lobby: bool | None = None) -> None:
     insert_rows([Event(game_id=game.pk, players=who, lobby=people if lobby is None else lobby)])
 
 
+def seeks_changed(*player_ids: int) -> None:
+    """Quick pairing's seeks changed (one made, cancelled, paired or dropped), in the caller's transaction: the
+    lobby hears it, and so do the seekers' own pages (``player:<id>``). No game: the event's game is 0."""
+    who = ",".join(map(str, sorted(set(player_ids))))
+    insert_rows([Event(game_id=0, players=who, lobby=True)])
+
+
 def topics_of(game_id: int, players: str, lobby: bool) -> list[str]:
-    topics = [game_topic(game_id)]
+    topics = [game_topic(game_id)] if game_id else []  # 0: no game (quick pairing's seeks)
     topics += [player_topic(int(pid)) for pid in players.split(",") if pid]
     if lobby:
         topics.append(LOBBY)

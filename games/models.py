@@ -151,10 +151,11 @@ class Game(models.Model):
     #: first ``played_on_ply`` moves here are that game's: they are not taken back)
     played_on_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     played_on_ply = models.PositiveIntegerField(null=True, blank=True)
-    #: why a finished game between two players was not rated: too short, or the pair's daily limit
+    #: why a game between two players is not rated: too short, the pair's daily limit, or casual (quick pairing's
+    #: "casual": set when the game is made, and ``rate_game`` leaves such a game alone)
     unrated_reason = models.CharField(
         max_length=20, blank=True, default="",
-        choices=[("pair_limit", "pair limit"), ("too_short", "ended before each player moved")],
+        choices=[("pair_limit", "pair limit"), ("too_short", "ended before each player moved"), ("casual", "casual")],
     )
     #: a finished game's analysis once a worker has worked it out (games.services.assists.game_analysis): per move,
     #: the mover's outcome with best play before and after it and the moves that kept it
@@ -442,3 +443,31 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"Event {self.pk} · game {self.game_id}"
+
+
+class Seek(models.Model):
+    """Quick pairing: a player waiting for an opponent for a game of ``variant``/``options`` with time control
+    ``clock`` (``games.clocks`` text: ``none``, ``3+2``, ``3d``), rated or casual, in ``pool``; ``rating`` is the
+    seeker's rating there when seeking. One per player (a new one replaces the old). ``seen``: the seeker's page
+    (or API client) last asked about it; one not seen for ``games.pairing.SEEK_TTL`` is dropped. Once paired,
+    ``game`` is the new game: the seek leaves the lobby and stays only to answer its seeker's next ask
+    (``games.services.seeks``)."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek")
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    clock = models.CharField(max_length=16, default="none")
+    rated = models.BooleanField(default=True)
+    pool = models.CharField(max_length=40)
+    rating = models.FloatField(default=INITIAL_RATING)
+    created = models.DateTimeField()
+    seen = models.DateTimeField()
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["created", "id"]
+        # the pairing's lookup: open seeks of one pool, control and rated flag, seen lately
+        indexes = [models.Index(fields=["pool", "clock", "rated", "seen"], name="seek_pairing_idx")]
+
+    def __str__(self) -> str:
+        return f"Seek {self.pk} · {self.player_id} · {self.pool} · {self.clock}{'' if self.rated else ' casual'}"

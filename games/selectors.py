@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -14,7 +15,8 @@ from games.pk_lookup import get_by_pk
 
 from .engine import VARIANTS
 from .errors import GameNotFound
-from .models import LEVELS, Game, Opponent, Rating
+from .models import LEVELS, Game, Opponent, Rating, Seek
+from .pairing import SEEK_TTL
 
 #: history filter on the result from the player's point of view
 RESULT_FILTERS = {
@@ -435,3 +437,17 @@ def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
         .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
         .order_by("updated")
     )
+
+
+# Quick pairing ---------------------------------------------------------------------------------------
+
+
+def fresh_seeks(*, now) -> QuerySet[Seek]:
+    """Seeks still waiting: not paired, and asked about by their seeker within ``games.pairing.SEEK_TTL`` (older
+    ones are as good as gone: the sweep deletes them)."""
+    return Seek.objects.filter(game__isnull=True, seen__gte=now - timedelta(seconds=SEEK_TTL))
+
+
+def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
+    """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players."""
+    return list(fresh_seeks(now=now).select_related("player").order_by("created", "id")[:limit])

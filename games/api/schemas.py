@@ -305,9 +305,10 @@ class GameSummaryOut(Schema):
     played_on_from: PlayedOnOut | None = Field(
         ..., description="a game started by POST .../play-on: the finished game and the position it started from"
     )
-    unrated_reason: Literal["pair_limit", "too_short"] | None = Field(
-        ..., description="a finished game between two players that was not rated: pair_limit (the two had played "
-        "5 rated games of the variant together in 24 hours), too_short (it ended before each player had moved)"
+    unrated_reason: Literal["pair_limit", "too_short", "casual"] | None = Field(
+        ..., description="a game between two players that is not rated: pair_limit (the two had played "
+        "5 rated games of the variant together in 24 hours), too_short (it ended before each player had moved), "
+        "casual (asked for unrated: a casual quick pairing; set from the start)"
     )
 
 

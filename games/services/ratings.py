@@ -41,7 +41,7 @@ def rate_game(locked: Game) -> list[str]:
     The two rating rows are created if missing (without a conflict when another game creates one at the
     same moment), then locked in the order of the players' ids, so two games ending at once cannot deadlock.
     """
-    if not locked.is_two_players:
+    if not locked.is_two_players or locked.unrated_reason == "casual":  # casual: asked for unrated (quick pairing)
         return []
     if locked.ply < MIN_RATED_PLY:  # said on the page, so that nobody looks for the points
         locked.unrated_reason = "too_short"
