@@ -34,17 +34,29 @@ def game_resign(*, game: Game, player) -> Game:
     return locked
 
 
-def end_game(locked: Game, result: str, reason: str) -> Game:
-    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff); a
-    pending draw offer goes."""
+def stop_clock(game: Game, now: datetime) -> list[str]:
+    """A game ends otherwise than by a move: its clock (if it has one) stops at ``now``, the running side charged.
+    Returns the fields set."""
+    clock = game.game_clock
+    if clock is None:
+        return []
+    game.clock_deadline = None
+    return [*game.set_clock(clock.stop(now)), "clock_deadline"]
+
+
+def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = None) -> Game:
+    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff, on
+    time); a pending draw offer goes, the clock stops."""
+    now = now or timezone.now()
     locked.status = Game.Status.FINISHED
     locked.result, locked.result_reason = result, reason
-    locked.finished = timezone.now()
+    locked.finished = now
     locked.draw_offered_by = None
     locked.version += 1
     locked.save(
         update_fields=[
-            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *rate_game(locked)
+            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated",
+            *stop_clock(locked, now), *rate_game(locked),
         ]
     )
     if locked.ply:
