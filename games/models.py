@@ -205,9 +205,12 @@ class Game(models.Model):
 
     @property
     def game_clock(self) -> Clock | None:
-        """Each side's time as stored (``games.clocks.Clock``), or None for a game without a clock."""
-        if not self.clock or self.clock_x_ms is None or self.clock_o_ms is None:
+        """Each side's time as stored (``games.clocks.Clock``), or None for a game without a clock. A challenge not
+        accepted yet has its full time, nothing running."""
+        if not self.clock:
             return None
+        if self.clock_x_ms is None or self.clock_o_ms is None:
+            return Clock.ready(self.time_control)
         running = self.clock_running or None
         since = self.clock_since if running else None
         return Clock(self.time_control, self.clock_x_ms, self.clock_o_ms, running, since)

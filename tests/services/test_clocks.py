@@ -62,7 +62,8 @@ def fresh(game: Game) -> Game:
 
 def test_a_challenge_keeps_its_clock_as_written_and_accepting_readies_it(player, other_player, time):
     game = challenge_create(player=player, variant="classic", clock=" 3+2 ")
-    assert game.clock == "3+2" and game.game_clock is None  # nothing to count before someone accepts
+    assert game.clock == "3+2" and game.clock_x_ms is None  # nothing to count before someone accepts
+    assert (game.game_clock.x_ms, game.game_clock.running) == (180_000, None)  # shown as the full time
     accepted = fresh(challenge_accept(game=game, player=other_player))
     clock = accepted.game_clock
     assert (clock.x_ms, clock.o_ms, clock.running) == (180_000, 180_000, None)
