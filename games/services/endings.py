@@ -67,8 +67,9 @@ def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = N
 
 def claim_win_after(game: Game) -> datetime | None:
     """When the player waiting in a running two-player game may claim the win (None for other games); games from
-    before ``turn_started`` count from their last change."""
-    if not game.is_two_players or game.status != Game.Status.ACTIVE:
+    before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
+    (services.clocks), and a correspondence game's days per move may be longer than this."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
         return None
     return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
@@ -87,6 +88,8 @@ def game_claim_win(*, game: Game, player) -> Game:
         if not locked.is_two_players:
             raise ClaimRefused("only a game against another player can be won because the other stopped playing")
         check_playable(locked)
+        if locked.clock:
+            raise ClaimRefused("this game has a clock: your opponent loses on time when their time runs out")
         if locked.to_move in sides:
             raise ClaimRefused("it is your turn: your opponent is waiting for you")
         after = claim_win_after(locked)

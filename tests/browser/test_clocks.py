@@ -41,7 +41,8 @@ def play(mover: Page, move: int, *others: Page) -> None:
     expect(mover.locator(f'#board button[data-move="{move}"]')).to_be_visible(timeout=LIVE_TIMEOUT)
     mover.locator(f'#board button[data-move="{move}"]').click()
     for page in (mover, *others):
-        expect(page.locator(f'#board [data-cell="{move}"]')).not_to_have_attribute("data-mark", "", timeout=LIVE_TIMEOUT)
+        cell = page.locator(f'#board [data-cell="{move}"]')
+        expect(cell).not_to_have_attribute("data-mark", "", timeout=LIVE_TIMEOUT)
 
 
 def test_both_pages_count_the_clock_down_and_a_flag_falls_on_both(new_context):
@@ -71,9 +72,10 @@ def test_both_pages_count_the_clock_down_and_a_flag_falls_on_both(new_context):
     # O has only a moment left when X moves (written in the database as if O had used it up): O's clock runs
     # down to zero on both pages, shown as low, and the game ends on time on both, with no reload.
     Game.objects.filter(pk=game_id).update(clock_o_ms=1500)
-    loads = {name: [] for name in ("alice", "bob")}
+    loads: dict[str, list[str]] = {"alice": [], "bob": []}
     for name, page in (("alice", alice), ("bob", bob)):
-        page.on("framenavigated", lambda frame, page=page, name=name: frame == page.main_frame and loads[name].append(1))
+        page.on("framenavigated", lambda frame, page=page, name=name: frame == page.main_frame
+                and loads[name].append(frame.url))
     play(alice, 8, bob)
     expect(bob.locator("#clock-o.clock-low")).to_be_visible(timeout=LIVE_TIMEOUT)
     for page, words in ((alice, "X wins on time — you won"), (bob, "X wins on time — you lost")):

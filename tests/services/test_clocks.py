@@ -9,12 +9,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.errors import GameFinished, InvalidGameSettings
+from games.errors import ClaimRefused, GameFinished, InvalidGameSettings
 from games.models import Game, Rating
 from games.services import (
     challenge_accept,
     challenge_create,
+    claim_win_after,
     draw_offer,
+    game_claim_win,
     game_create,
     game_resign,
     move_play,
@@ -207,3 +209,16 @@ def test_a_rematch_has_the_same_clock(player, other_player, time):
     new = rematch_accept(game=game, player=other_player)
     assert new.clock == "0.25+0" and new.game_clock.x_ms == new.game_clock.o_ms == 15_000
     assert fresh(new).clock_deadline == time.now + ABORT_GRACE
+
+
+def test_with_a_clock_the_clock_decides_not_a_claim(player, other_player, time):
+    game = timed_duel(player, other_player, "7d")
+    move_play(game=game, player=player, move=4)
+    move_play(game=game, player=other_player, move=0)
+    move_play(game=game, player=player, move=8)
+    time.pass_(4 * 86400)  # more than the 72 hours after which a claim is allowed without a clock
+    assert claim_win_after(fresh(game)) is None
+    with pytest.raises(ClaimRefused, match="has a clock"):
+        game_claim_win(game=game, player=player)
+    time.pass_(3 * 86400)  # O's seven days are over
+    assert settled(fresh(game)).result_text() == "X wins on time"

@@ -122,3 +122,14 @@ def test_abort_button_and_view(player, other_player, player_client, other_client
     # My games: the aborted one is not there
     history = player_client.get(reverse("games:history")).content.decode()
     assert f'data-game="{started.pk}"' in history and f'data-game="{game.pk}"' not in history
+
+
+def test_the_lobby_offers_a_clock_and_shows_each_challenges(player, other_player, other_client, player_client):
+    assert 'id="challenge_clock"' in player_client.get(reverse("games:history")).content.decode()
+    data = {"variant": "classic", "opponent": "human", "side": "X", "clock": "5+3"}
+    response = player_client.post(reverse("games:new"), data)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    lobby = other_client.get(reverse("games:history")).content.decode()
+    row = lobby[lobby.index(f'data-challenge="{game.pk}"'):]
+    assert '<span class="pill pill-clock"' in row[: row.index("</li>")] and ">5+3</span>" in row[: row.index("</li>")]
