@@ -72,9 +72,12 @@ def test_the_page_draws_both_clocks_with_what_the_script_counts_from(player, oth
     assert x["data-ms"] == o["data-ms"] == "180000" and "data-running" not in x and "data-running" not in o
     assert x["role"] == "timer" and x["aria-live"] == "off" and x["data-low-ms"] == "18000"
     assert ">3:00</span>" in html and 'id="clock-control"' in html and "js/clock.js" in html
+    deadline = Game.objects.get(pk=game.pk).clock_deadline
+    assert f"X has until {deadline:%H:%M:%S} UTC to make one, or the game is aborted" in html
     move_play(game=game, player=player, move=0)
     move_play(game=game, player=other_player, move=4)
     html = player_client.get(reverse("games:poll", args=[game.pk]), {"v": "0"}, **HTMX).content.decode()
+    assert 'id="first-move-note"' not in html  # the clocks run now
     x = clock_attrs(html, "X")  # the players line comes with every answer (out of band)
     assert "data-running" in x and "clock-running" in x["class"] and 175_000 < int(x["data-ms"]) <= 180_000
     # low on time: the warning style from the server already

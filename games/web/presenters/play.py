@@ -150,4 +150,6 @@ def play_context(
         **seats(game),
         **clocks(view),
         "clock_control": view.clock.control if view.clock else "",
+        # a game with a clock before both first moves: the side to move must make its own by then (else aborted)
+        "first_move_by": game.clock_deadline if view.clock and not view.clock.running and view.running else None,
     }
