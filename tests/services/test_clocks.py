@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.errors import ClaimRefused, GameFinished, InvalidGameSettings
 from games.models import Game, Rating
+from games.records import game_record
 from games.services import (
     challenge_accept,
     challenge_create,
@@ -18,6 +19,7 @@ from games.services import (
     draw_offer,
     game_claim_win,
     game_create,
+    game_import,
     game_resign,
     move_play,
     rematch_accept,
@@ -172,6 +174,11 @@ def test_a_flag_falls_on_a_read_and_the_other_side_wins_on_time(player, other_pl
     # through the ending path: rated, and the pages were told
     assert stored.is_rated and Rating.objects.get(player=other_player, variant="classic").won == 1
     assert stored.version == game.version + 1
+    record = game_record(stored)  # the record says the control and how it ended
+    assert '[Clock "0.25+0"]' in record and '[Termination "X lost on time"]' in record and '[Result "0-1"]' in record
+    imported = game_import(player=player, text=record)  # and reads back: the same ending, the control kept as a tag
+    assert imported.result_text() == "O wins on time" and imported.record_tags.get("Clock") == "0.25+0"
+    assert imported.clock == "" and imported.game_clock is None  # a finished record runs no clock
 
 
 def test_a_move_after_the_flag_fell_is_refused_and_the_game_ends_on_time(player, other_player, time):
