@@ -166,9 +166,18 @@ def abort(locked: Game, now: datetime | None = None) -> Game:
     locked.draw_offered_by = None
     locked.version += 1
     fields = stop_clock(locked, now)
-    locked.save(update_fields=[
-        "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *fields
-    ])
+    locked.save(
+        update_fields=[
+            "status",
+            "result",
+            "result_reason",
+            "finished",
+            "draw_offered_by",
+            "version",
+            "updated",
+            *fields,
+        ]
+    )
     changed(locked)
     return locked
 
@@ -223,4 +232,3 @@ def sweep_idle_games(*, now: datetime | None = None) -> int:
                 abort(locked, now)
                 aborted += 1
     return aborted
-

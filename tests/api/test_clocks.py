@@ -60,8 +60,9 @@ def test_a_bad_clock_is_a_clear_400_and_makes_nothing(token_client, payload, say
 
 
 def test_a_clock_of_the_wrong_type_is_invalid_input(token_client):
-    assert_error(post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "clock": 3}), 400,
-                 "invalid_input")
+    assert_error(
+        post(token_client, "/api/games", {"variant": "classic", "opponent": "human", "clock": 3}), 400, "invalid_input"
+    )
     assert not Game.objects.exists()
 
 

@@ -74,8 +74,10 @@ def test_both_pages_count_the_clock_down_and_a_flag_falls_on_both(new_context):
     Game.objects.filter(pk=game_id).update(clock_o_ms=1500)
     loads: dict[str, list[str]] = {"alice": [], "bob": []}
     for name, page in (("alice", alice), ("bob", bob)):
-        page.on("framenavigated", lambda frame, page=page, name=name: frame == page.main_frame
-                and loads[name].append(frame.url))
+        page.on(
+            "framenavigated",
+            lambda frame, page=page, name=name: frame == page.main_frame and loads[name].append(frame.url),
+        )
     play(alice, 8, bob)
     expect(bob.locator("#clock-o.clock-low")).to_be_visible(timeout=LIVE_TIMEOUT)
     for page, words in ((alice, "X wins on time — you won"), (bob, "X wins on time — you lost")):

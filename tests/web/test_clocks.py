@@ -29,38 +29,65 @@ def clock_attrs(html: str, side: str) -> dict[str, str]:
 
 def test_the_form_offers_clocks_for_a_game_against_another_player(player_client):
     html = player_client.get(reverse("games:new")).content.decode()
-    row = html[html.index('id="clock-row"') - 80: html.index('id="clock-row"') + 3000]
+    row = html[html.index('id="clock-row"') - 80 : html.index('id="clock-row"') + 3000]
     assert 'data-for-opponent="human"' in row  # shown for that opponent only
     for value in ("none", "1+0", "3+2", "5+3", "10+5", "15+10", "custom", "1d", "3d", "7d"):
         assert f'<option value="{value}"' in row
     assert 'name="clock_custom"' in row
 
 
-@pytest.mark.parametrize(("clock", "custom", "stored"), [("3+2", "", "3+2"), ("custom", " 4+2", "4+2"),
-                                                         ("7d", "", "7d"), ("none", "", ""), ("0.5+0", "", "0.5+0")])
+@pytest.mark.parametrize(
+    ("clock", "custom", "stored"),
+    [("3+2", "", "3+2"), ("custom", " 4+2", "4+2"), ("7d", "", "7d"), ("none", "", ""), ("0.5+0", "", "0.5+0")],
+)
 def test_a_challenge_made_with_a_clock(player_client, clock, custom, stored):
-    response = player_client.post(reverse("games:new"), {
-        "variant": "classic", "opponent": "human", "side": "X", "clock": clock, "clock_custom": custom,
-    })
+    response = player_client.post(
+        reverse("games:new"),
+        {
+            "variant": "classic",
+            "opponent": "human",
+            "side": "X",
+            "clock": clock,
+            "clock_custom": custom,
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Game.objects.get().clock == stored
 
 
-@pytest.mark.parametrize(("clock", "custom", "says"), [("custom", "", "Write the custom clock"),
-                                                       ("custom", "4+", "increment is missing"),
-                                                       ("9+999", "", "increment must be 0 to 180")])
+@pytest.mark.parametrize(
+    ("clock", "custom", "says"),
+    [
+        ("custom", "", "Write the custom clock"),
+        ("custom", "4+", "increment is missing"),
+        ("9+999", "", "increment must be 0 to 180"),
+    ],
+)
 def test_a_bad_clock_is_shown_on_its_field_and_nothing_made(player_client, clock, custom, says):
-    response = player_client.post(reverse("games:new"), {
-        "variant": "classic", "opponent": "human", "side": "X", "clock": clock, "clock_custom": custom,
-    })
+    response = player_client.post(
+        reverse("games:new"),
+        {
+            "variant": "classic",
+            "opponent": "human",
+            "side": "X",
+            "clock": clock,
+            "clock_custom": custom,
+        },
+    )
     assert response.status_code == 400 and says in response.content.decode()
     assert not Game.objects.exists()
 
 
 def test_a_clock_sent_for_the_computer_is_ignored_as_the_form_hides_it(player_client):
-    response = player_client.post(reverse("games:new"), {
-        "variant": "classic", "opponent": "easy", "side": "X", "clock": "3+2",
-    })
+    response = player_client.post(
+        reverse("games:new"),
+        {
+            "variant": "classic",
+            "opponent": "easy",
+            "side": "X",
+            "clock": "3+2",
+        },
+    )
     assert response.status_code == 302 and Game.objects.get().clock == ""
 
 
@@ -134,5 +161,5 @@ def test_the_lobby_offers_a_clock_and_shows_each_challenges(player, other_player
     assert response.status_code == 302
     game = Game.objects.get()
     lobby = other_client.get(reverse("games:history")).content.decode()
-    row = lobby[lobby.index(f'data-challenge="{game.pk}"'):]
+    row = lobby[lobby.index(f'data-challenge="{game.pk}"') :]
     assert '<span class="pill pill-clock"' in row[: row.index("</li>")] and ">5+3</span>" in row[: row.index("</li>")]
