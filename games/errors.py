@@ -120,3 +120,7 @@ class Busy(GameError):
     def __init__(self, message: str, *, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after  # seconds: the edges say it (HTTP Retry-After)
+
+
+class AbortRefused(GameError):
+    """Asked to abort a game that can no longer be (both sides have made their first move) or never could."""
