@@ -136,3 +136,7 @@ class OwnSeek(GameError):
 
 class SeekTaken(GameError):
     """The seek was paired with someone else first."""
+
+
+class AbortRefused(GameError):
+    """Asked to abort a game that can no longer be (both sides have made their first move) or never could."""

@@ -38,6 +38,7 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.RematchRefused: HttpError(409, "rematch_refused"),
     errors.DrawRefused: HttpError(409, "draw_refused"),
     errors.ClaimRefused: HttpError(409, "claim_refused"),
+    errors.AbortRefused: HttpError(409, "abort_refused"),
     errors.TakebackRefused: HttpError(409, "takeback_refused"),
     errors.HintRefused: HttpError(409, "hint_refused"),
     errors.GameNotOver: HttpError(409, "game_not_over"),

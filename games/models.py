@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .clocks import UNTIMED, Clock, TimeControl
 from .pools import pool_label
 from .rating import (
     INITIAL_DEVIATION,
@@ -68,6 +69,10 @@ class Game(models.Model):
         AGREED = "agreed", "draw agreed"
         ABANDONED = "abandoned", "opponent stopped playing"
         DECIDED = "decided", "decided by the staff"
+        #: a clock's flag fell: the side whose time ran out loses
+        TIME = "time", "time ran out"
+        #: ended without a result before each side had made a first move (by a player, or by the sweep)
+        ABORTED = "aborted", "aborted"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -176,6 +181,17 @@ class Game(models.Model):
     #: a game between two players: when the side to move got the move (the last move, or the start); the
     #: other player may claim the win once that is GAME_ABANDON_AFTER old (a draw offer does not reset it)
     turn_started = models.DateTimeField(null=True, blank=True)
+    #: clocks (games between people; games.clocks): the time control as written (``3+2``, ``0.5+0``, ``3d``), ""
+    #: for none. The clock itself is what ``games.clocks.Clock`` holds: each side's time left (ms) when the running
+    #: side's time started at ``clock_since``; nothing runs before both sides' first moves, nor once the game ends.
+    clock = models.CharField(max_length=16, blank=True, default="")
+    clock_x_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    clock_o_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    clock_running = models.CharField(max_length=1, blank=True, default="", choices=[("X", "X"), ("O", "O")])
+    clock_since = models.DateTimeField(null=True, blank=True)
+    #: a running game with a clock: when the sweep must look at it (the running side's flag falls then, or,
+    #: before each side's first move, the grace for that move ends and the game is aborted); else null
+    clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -196,6 +212,30 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} · {self.variant} · {self.seat_label('X')} vs {self.seat_label('O')} · {self.status}"
+
+    # Clock ----------------------------------------------------------------------------------------------------
+    @property
+    def time_control(self) -> TimeControl:
+        """The game's time control (``UNTIMED`` without a clock)."""
+        return TimeControl.parse(self.clock) if self.clock else UNTIMED
+
+    @property
+    def game_clock(self) -> Clock | None:
+        """Each side's time as stored (``games.clocks.Clock``), or None for a game without a clock. A challenge not
+        accepted yet has its full time, nothing running."""
+        if not self.clock:
+            return None
+        if self.clock_x_ms is None or self.clock_o_ms is None:
+            return Clock.ready(self.time_control)
+        running = self.clock_running or None
+        since = self.clock_since if running else None
+        return Clock(self.time_control, self.clock_x_ms, self.clock_o_ms, running, since)
+
+    def set_clock(self, clock: Clock) -> list[str]:
+        """Store ``clock`` on the game (not saved); returns the fields it set."""
+        self.clock_x_ms, self.clock_o_ms = clock.x_ms, clock.o_ms
+        self.clock_running, self.clock_since = clock.running or "", clock.since
+        return ["clock_x_ms", "clock_o_ms", "clock_running", "clock_since"]
 
     @property
     def current_hint(self) -> int | None:
@@ -277,6 +317,11 @@ class Game(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def is_aborted(self) -> bool:
+        """Ended without a result (games.services.clocks.game_abort, or the sweep)."""
+        return self.result_reason == self.Reason.ABORTED
+
+    @property
     def is_rated(self) -> bool:
         """Finished and counted in both players' ratings."""
         return self.x_rating_after is not None
@@ -347,6 +392,8 @@ class Game(models.Model):
         if self.result in SIDES:
             text = f"{self.result} wins"
             loser = "O" if self.result == "X" else "X"
+            if self.result_reason == self.Reason.TIME:
+                return f"{text} on time"
             if self.result_reason == self.Reason.RESIGNED:
                 text += f" ({loser} resigned)"
             elif self.result_reason == self.Reason.ABANDONED:
@@ -354,6 +401,8 @@ class Game(models.Model):
             elif self.imported and not self.result_reason and self.termination:
                 text += f" ({self.termination})"
             return text
+        if self.result_reason == self.Reason.ABORTED:
+            return "Game aborted"
         if self.imported and self.is_finished:  # a record whose result is "*": the game stopped unfinished
             return "Unfinished (imported)"
         return ""

@@ -218,11 +218,10 @@ def pool_for_game(game: Any) -> str:
     """The pool a game (a ``games.models.Game``, or anything with ``variant``, ``options`` and maybe ``clock``) is
     rated in. The one place that decides a game's speed: every rating read and write goes through it.
 
-    Clocks (time controls) land separately (issue 22, another branch): until ``Game`` has a ``clock``, every game
-    is untimed. The ``getattr`` below is the only one of its kind and reads the control however it is stored: a
-    ``TimeControl`` (anything with ``speed``), its text (``none``, ``3+2``, ``3d``) or nothing.
+    The control is read however it is given: a ``TimeControl`` (anything with ``speed``), its text as ``Game.clock``
+    stores it (``none``, ``3+2``, ``3d``, or "" for none) or nothing (untimed).
     """
-    control = getattr(game, "clock", None)  # clocks land separately: no attribute yet means untimed
+    control = getattr(game, "clock", None)  # (what has no clock at all, e.g. a bare variant and options: untimed)
     if control is None or control == "":
         speed = LEGACY_SPEED
     elif isinstance(control, str):

@@ -35,7 +35,10 @@ OFFER_WORDS = {
 }
 
 #: endings the result's own words explain ("X wins (O resigned)"): the last move is not news then
-NOT_ON_THE_BOARD = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED, Game.Reason.DECIDED)
+NOT_ON_THE_BOARD = (
+    Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED, Game.Reason.DECIDED, Game.Reason.TIME,
+    Game.Reason.ABORTED,
+)
 
 
 def other_side(side: str) -> str:
@@ -57,6 +60,55 @@ class MoveName:
     name: str  # RULES.md "Cell names": "b2", "h8", "e5"
 
 
+def clock_text(ms: int) -> str:
+    """A clock's time as the page shows it (static/js/clock.js writes the same): "1:05:00", "2:59", "9.4" under
+    ten seconds, "2d 3h" from a day on."""
+    if ms >= 86_400_000:
+        days, rest = divmod(ms, 86_400_000)
+        return f"{days}d {rest // 3_600_000}h"
+    if ms < 10_000:
+        return f"{ms // 1000}.{ms % 1000 // 100}"
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """A game's clock at one moment (``at``): the control, each side's time left, whose time runs."""
+
+    control: str
+    kind: str
+    ms: dict[str, int]
+    running: str | None
+    #: under this much time left a side's clock is shown as low (10 s, or a tenth of the starting time if more)
+    low_ms: int
+
+    def text(self, side: str) -> str:
+        return clock_text(self.ms[side])
+
+    @property
+    def x_text(self) -> str:
+        return self.text("X")
+
+    @property
+    def o_text(self) -> str:
+        return self.text("O")
+
+
+def clock_view(game: Game, now: datetime) -> ClockView | None:
+    """``game``'s clock as it stands at ``now`` (None without a clock)."""
+    clock = game.game_clock
+    if clock is None:
+        return None
+    control = clock.control
+    return ClockView(
+        control=str(control), kind=control.kind, ms=clock.remaining_ms(now), running=clock.running,
+        low_ms=max(10_000, control.initial_ms // 10),
+    )
+
+
 @dataclass(frozen=True)
 class GameView:
     """A game and its position as ``viewer`` sees it. Built by ``game_view``; read by the pages and the API."""
@@ -75,6 +127,8 @@ class GameView:
     claim_after: datetime | None = None
     #: a move suggested to the viewer in this position (shown on the board), or None
     hint: int | None = None
+    #: the game's clock at the moment the view was built, None without one
+    clock: ClockView | None = None
 
     # The game --------------------------------------------------------------------------------------------
     @property
@@ -182,6 +236,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
     """``position``'s game as ``viewer`` sees it. ``hint``: a hint just given (else the game's current one is
     kept on the player's turn, so that a reload does not lose it)."""
     game, state = position.game, position.state
+    now = timezone.now()
     pid = getattr(viewer, "pk", None)
     sides = tuple(game.sides_of(viewer))
     text, tone, computer_to_move = status_words(game, state.to_move, sides, viewer)
@@ -235,11 +290,14 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         and (offered_by is None or flags["rematch_declined_by_you"]),
         can_offer_draw=running and draw_by is None and game.draw_offer_ply != game.ply,
         draw_declined=running and draw_by is None and game.draw_offer_ply == game.ply,
-        can_claim_win=claim_after is not None and timezone.now() >= claim_after,
+        can_claim_win=claim_after is not None and now >= claim_after,
+        # a game between people in which a side has not made a first move yet: either player may abort it
+        can_abort=running and game.ply < 2,
     )
     return GameView(
         game=game, position=position, viewer_id=pid, sides=sides, status_text=text, status_tone=tone,
         computer_to_move=computer_to_move, rematch_id=rematch, flags=flags, claim_after=claim_after, hint=hint,
+        clock=clock_view(game, now),
     )
 
 
@@ -280,7 +338,9 @@ def game_row(game: Game, player: Any) -> GameRow:
         opponent = game.seat_label(other)
         if game.status == Game.Status.OPEN and game.invitee_id:
             opponent = f"{game.invitee.get_username()} (invited)"
-        if game.result == me:
+        if game.is_aborted:
+            outcome = "Aborted"
+        elif game.result == me:
             outcome = "Won"
         elif game.result == other:
             outcome = "Lost"
@@ -294,7 +354,7 @@ def game_row(game: Game, player: Any) -> GameRow:
         me = "X and O" if sides else "imported" if game.imported else "watching"
         opponent = "two players, one screen" if sides else f"{game.seat_label('X')} vs {game.seat_label('O')}"
         # "Drawn", as in the player's own games; "X wins" says who did
-        outcome = "Drawn" if game.result == Game.Result.DRAW else (
+        outcome = "Drawn" if game.result == Game.Result.DRAW else "Aborted" if game.is_aborted else (
             game.result_text() or ("In progress" if game.status == Game.Status.ACTIVE else "Waiting")
         )
     return GameRow(
@@ -321,6 +381,7 @@ class SeatsView:
     sides: tuple[str, ...]
     to_move: str | None
     your_turn: bool
+    clock: ClockView | None = None
 
 
 def seats_view(game: Game, viewer: Any) -> SeatsView:
@@ -329,4 +390,5 @@ def seats_view(game: Game, viewer: Any) -> SeatsView:
         sides=sides,
         to_move=None if game.is_finished else game.to_move,
         your_turn=game.status == Game.Status.ACTIVE and game.to_move in sides,
+        clock=clock_view(game, timezone.now()),
     )

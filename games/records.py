@@ -48,6 +48,8 @@ def termination(game: Game) -> str:
         return f"{loser} resigned"
     if reason == Game.Reason.ABANDONED:
         return f"{loser} abandoned the game (stopped playing)"
+    if reason == Game.Reason.TIME:
+        return f"{loser} lost on time"
     if reason:
         return game.get_result_reason_display()  # line completed, board full, draw agreed, decided by the staff
     return "ended before the board decided it"
@@ -63,6 +65,8 @@ def game_tags(game: Game, *, site: str = "") -> dict[str, str]:
     tags["Date"] = game.created.strftime("%Y.%m.%d") if game.created else ""
     if site:
         tags["Site"] = site
+    if game.clock:
+        tags["Clock"] = game.clock
     if game.start_position:
         tags["Position"] = game.start_position
     ended = termination(game)

@@ -182,12 +182,14 @@ def _lost(player) -> Q:
 
 
 def game_history(player, *, variant: str | None = None, result: str | None = None) -> QuerySet[Game]:
-    """Games ``player`` played, created or watched, newest first; optional filters.
+    """Games ``player`` played, created or watched, newest first; optional filters. Aborted games (ended without
+    a result before the first moves, or left against the computer for a day: games.services.clocks) are not
+    among them: they still open by their address.
 
     ``result``: won / lost / drawn / unfinished, from the player's side (won and lost need the
     player on exactly one side); your_turn: games against other players waiting for this player's move.
     """
-    qs = games_visible_to(player)
+    qs = games_visible_to(player).exclude(result_reason=Game.Reason.ABORTED)
     if variant:
         qs = qs.filter(variant=variant)
     if result == "won":
@@ -215,7 +217,9 @@ def my_games_mark(player) -> tuple[Any, ...]:
 def recent_games(player, *, viewer, limit: int = 10) -> list[Game]:
     """The latest finished games in which ``player`` held a seat that ``viewer`` may open (``can_view``:
     public games, and private ones the viewer took part in), newest first."""
-    qs = Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=Game.Status.FINISHED)
+    qs = Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=Game.Status.FINISHED).exclude(
+        result_reason=Game.Reason.ABORTED
+    )
     if viewer.pk != player.pk:
         qs = qs.filter(Q(private=False) | _involves(viewer) | Q(invitee=viewer))
     return list(qs.select_related("x_player", "o_player").order_by("-finished", "-pk")[:limit])
@@ -245,6 +249,7 @@ def player_stats(player) -> list[dict[str, Any]]:
     human = Q(opponent=Opponent.HUMAN)
     rows = (
         Game.objects.filter(one_seat, status=Game.Status.FINISHED)
+        .exclude(result_reason=Game.Reason.ABORTED)
         .order_by()
         .values("variant")
         .annotate(**_tally(player), **{f"players_{k}": v for k, v in _tally(player, human).items()})
@@ -284,7 +289,7 @@ def computer_stats(player) -> list[dict[str, Any]]:
 
     rows = (
         Game.objects.filter(_as_x_only(player) | _as_o_only(player), status=Game.Status.FINISHED)
-        .exclude(opponent=Opponent.HUMAN)
+        .exclude(opponent=Opponent.HUMAN).exclude(result_reason=Game.Reason.ABORTED)
         .annotate(computer=Case(When(_as_x_only(player), then=seat("o")), default=seat("x")))
         .order_by()
         .values("variant", "computer")

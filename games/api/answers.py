@@ -18,12 +18,13 @@ from ..models import SIDES, Game
 from ..positions import Position
 from ..pov import GameView, SeatsView, game_view, seats_view, side_of_ply
 from ..selectors import game_for_viewer, variant_label
-from ..services import claim_win_after
+from ..services import claim_win_after, settled
 
 
 def load_game(request: HttpRequest, game_id: int) -> Game:
-    """Game ``game_id`` if the caller may see it; GameNotFound (404 ``not_found``) otherwise."""
-    return game_for_viewer(game_id, request.auth)
+    """Game ``game_id`` if the caller may see it; GameNotFound (404 ``not_found``) otherwise. A game whose clock
+    says it is over (a flag fell, a first move not made in time) is ended first (``services.settled``)."""
+    return settled(game_for_viewer(game_id, request.auth))
 
 
 # Games as JSON ---------------------------------------------------------------------------------------------
@@ -93,6 +94,10 @@ def game_summary(game: Game, seen: GameView | SeatsView) -> dict[str, Any]:
         "rematch_declined": game.rematch_declined,
         "draw_offered_by": _offered_by(game, game.draw_offered_by_id),
         "claim_win_after": claim_win_after(game),
+        # the time control as the API takes it ("none" without a clock) and each side's time left right now
+        "clock": seen.clock.control if seen.clock else "none",
+        "clock_ms": dict(seen.clock.ms) if seen.clock else None,
+        "clock_running": seen.clock.running if seen.clock else None,
         "takebacks": game.takebacks,
         "hints": game.hints,
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,

@@ -15,7 +15,7 @@ from ninja import Query, Router, Status
 from .. import selectors
 from ..models import Game
 from ..positions import game_position
-from ..services import computer_opening, game_again, game_create, game_from_position, game_resign
+from ..services import computer_opening, game_abort, game_again, game_create, game_from_position, game_resign
 from .answers import game_state, games_summaries, load_game
 from .errors import ERRORS
 from .schemas import GameCreateIn, GameFilters, GameOut, GamePage, PlayOnIn
@@ -52,7 +52,7 @@ def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
     game = game_create(
         player=request.auth, variant=payload.variant, options=payload.options, opponent=payload.opponent,
         side=payload.side, strategy=payload.strategy or None, invitee=(payload.invite or "").strip() or None,
-        private=payload.private, level=payload.level,
+        private=payload.private, level=payload.level, clock=payload.clock,
     )
     return _started(request, computer_opening(game=game))
 
@@ -66,6 +66,15 @@ def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 def resign_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the other side wins. In a local game (both seats yours) the side to move resigns."""
     game = game_resign(game=load_game(request, game_id), player=request.auth)
+    return game_state(game_position(game), request.auth)
+
+
+@router.post("/games/{int:game_id}/abort", response={200: GameOut, **ERRORS}, summary="Abort")
+def abort_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """End a game against another player without a result and without rating anyone, while a side has not made
+    its first move yet (either player). After both first moves: ``409 abort_refused``; a game against the computer
+    or on one screen: ``409 abort_refused`` (resign instead)."""
+    game = game_abort(game=load_game(request, game_id), player=request.auth)
     return game_state(game_position(game), request.auth)
 
 

@@ -174,6 +174,12 @@ class GameCreateIn(BodyIn):
         None, description="only the players see the game; default: true for a direct challenge, false otherwise "
         "(anyone signed in may watch)",
     )
+    clock: Text | None = Field(
+        None, max_length=64, examples=["3+2"], description="opponent human: the time control, none (the default), "
+        "M+S (minutes each + seconds added per move: 1+0, 3+2, 5+3, 10+5, 15+10, ...; minutes 0.25, 0.5, 0.75, 1.5 or "
+        "1-180, increment 0-180) or Nd (correspondence: days per move, 1, 2, 3, 5, 7, 10 or 14). Refused (400 "
+        "invalid_settings) against the computer, on one screen or watching",
+    )
 
 
 class MoveIn(BodyIn):
@@ -291,6 +297,17 @@ class GameSummaryOut(Schema):
     claim_win_after: datetime | None = Field(
         ..., description="a running game between two players: from then on, the player waiting for a move may "
         "claim the win (POST .../claim-win); every change of the game moves it on"
+    )
+    clock: str = Field(
+        ..., examples=["3+2"], description="the time control: none, M+S (real time) or Nd (correspondence)"
+    )
+    clock_ms: dict[SideName, int] | None = Field(
+        ..., examples=[{"X": 178250, "O": 180000}], description="each side's time left in ms at the moment of the "
+        "answer (the server's clock); null without a clock"
+    )
+    clock_running: SideName | None = Field(
+        ..., description="the side whose time is running now; null before each side's first move, once the game "
+        "is over, and without a clock"
     )
     takebacks: int = Field(..., description="moves taken back so far (POST .../takeback)")
     hints: int = Field(..., description="hints asked for so far (POST .../hint)")

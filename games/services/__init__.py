@@ -7,6 +7,7 @@
 - ``offers``: draw and rematch offers between two players;
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
+- ``clocks``: time controls between people (charging moves, flags, the sweep) and aborting a game;
 - ``records``: a game record imported as a game, a new game from a position string (the analysis board);
 - ``computer`` and ``common``: which strategy sits on a seat, the row lock.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
 from .challenges import challenge_accept, challenge_cancel, challenge_decline
+from .clocks import can_abort, game_abort, settled, sweep_clocks, sweep_idle_games
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
 from .endings import claim_win_after, game_claim_win, game_decide, game_resign
@@ -31,6 +33,7 @@ from .records import game_from_position_string, game_import
 
 __all__ = [
     "answers_at_once",
+    "can_abort",
     "ask_computer",
     "challenge_accept",
     "challenge_cancel",
@@ -42,6 +45,7 @@ __all__ = [
     "draw_accept",
     "draw_decline",
     "draw_offer",
+    "game_abort",
     "game_again",
     "game_analysis",
     "game_claim_win",
@@ -59,4 +63,7 @@ __all__ = [
     "rematch_decline",
     "rematch_offer",
     "seat_strategy",
+    "settled",
+    "sweep_clocks",
+    "sweep_idle_games",
 ]

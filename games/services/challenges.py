@@ -16,6 +16,7 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import Game, Opponent
+from .clocks import start_clock
 from .common import lock_game
 from .ratings import note_ratings
 
@@ -53,7 +54,8 @@ def challenge_accept(*, game: Game, player) -> Game:
         changed(locked)
         locked.save(
             update_fields=[
-                f"{side.lower()}_player", "status", "turn_started", "version", "updated", *note_ratings(locked)
+                f"{side.lower()}_player", "status", "turn_started", "version", "updated", *note_ratings(locked),
+                *start_clock(locked, locked.turn_started),
             ]
         )
     return locked

@@ -27,6 +27,7 @@ from ..positions import (
     game_variant,
     state_after,
 )
+from .clocks import parse_clock
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
 from .moves import computer_move
 
@@ -81,6 +82,7 @@ def game_create(
     invitee=None,
     private: bool | None = None,
     level: int | str | None = None,
+    clock: str | None = None,
 ) -> Game:
     """Start a game for ``player``.
 
@@ -94,8 +96,11 @@ def game_create(
     ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
     ``private``: only the players see the game. Default: private for a direct challenge, public
     (anyone signed in may watch) for everything else.
+    ``clock`` (human only): the time control, ``none``, ``M+S`` or ``Nd`` (``services.clocks``); it starts when the
+    challenge is accepted.
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
+    control = parse_clock(clock, opponent=opponent)
     rung = check_level(level, opponent=opponent, strategy=strategy)
     invitee = _resolve_invitee(invitee, player=player, opponent=opponent)
     if opponent == Opponent.HUMAN and invitee is None and private:
@@ -110,7 +115,7 @@ def game_create(
 
     game = Game(
         variant=variant_obj.key, options=dict(variant_obj.options), opponent=opponent, created_by=player,
-        invitee=invitee, private=(invitee is not None) if private is None else bool(private),
+        invitee=invitee, private=(invitee is not None) if private is None else bool(private), clock=control,
     )
     seats: dict[str, dict[str, Any]] = {"X": {}, "O": {}}
     if opponent in LEVELS:
@@ -248,14 +253,15 @@ def challenge_create(
     invitee=None,
     private: bool | None = None,
     seed: int | None = None,
+    clock: str | None = None,
 ) -> Game:
     """A game against another person that waits (status ``open``) until someone accepts it.
 
     Open to anyone signed in, or to ``invitee`` only (a player or a username). See ``game_create``
-    for ``private``.
+    for ``private``, ``clock``.
     """
     return game_create(
         player=player, variant=variant, options=options, opponent=Opponent.HUMAN, side=side, seed=seed,
-        invitee=invitee, private=private,
+        invitee=invitee, private=private, clock=clock,
     )
 

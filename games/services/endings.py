@@ -34,17 +34,29 @@ def game_resign(*, game: Game, player) -> Game:
     return locked
 
 
-def end_game(locked: Game, result: str, reason: str) -> Game:
-    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff); a
-    pending draw offer goes."""
+def stop_clock(game: Game, now: datetime) -> list[str]:
+    """A game ends otherwise than by a move: its clock (if it has one) stops at ``now``, the running side charged.
+    Returns the fields set."""
+    clock = game.game_clock
+    if clock is None:
+        return []
+    game.clock_deadline = None
+    return [*game.set_clock(clock.stop(now)), "clock_deadline"]
+
+
+def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = None) -> Game:
+    """Finish a running game otherwise than by a move (resigned, agreed, abandoned, decided by the staff, on
+    time); a pending draw offer goes, the clock stops."""
+    now = now or timezone.now()
     locked.status = Game.Status.FINISHED
     locked.result, locked.result_reason = result, reason
-    locked.finished = timezone.now()
+    locked.finished = now
     locked.draw_offered_by = None
     locked.version += 1
     locked.save(
         update_fields=[
-            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated", *rate_game(locked)
+            "status", "result", "result_reason", "finished", "draw_offered_by", "version", "updated",
+            *stop_clock(locked, now), *rate_game(locked),
         ]
     )
     if locked.ply:
@@ -55,8 +67,9 @@ def end_game(locked: Game, result: str, reason: str) -> Game:
 
 def claim_win_after(game: Game) -> datetime | None:
     """When the player waiting in a running two-player game may claim the win (None for other games); games from
-    before ``turn_started`` count from their last change."""
-    if not game.is_two_players or game.status != Game.Status.ACTIVE:
+    before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
+    (services.clocks), and a correspondence game's days per move may be longer than this."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
         return None
     return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
@@ -75,6 +88,8 @@ def game_claim_win(*, game: Game, player) -> Game:
         if not locked.is_two_players:
             raise ClaimRefused("only a game against another player can be won because the other stopped playing")
         check_playable(locked)
+        if locked.clock:
+            raise ClaimRefused("this game has a clock: your opponent loses on time when their time runs out")
         if locked.to_move in sides:
             raise ClaimRefused("it is your turn: your opponent is waiting for you")
         after = claim_win_after(locked)

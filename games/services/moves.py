@@ -15,6 +15,8 @@ three queries. A slower computer never thinks inside a request: its turn is a ta
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -42,6 +44,7 @@ from ..positions import (
 )
 from ..selectors import visible_game
 from .assists import analyse_when_over
+from .clocks import check_flag, clock_after_move
 from .common import check_playable
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
 from .ratings import rate_game
@@ -54,7 +57,7 @@ class _Stale(Exception):
 RECORD_TRIES = 5
 
 
-def _record(game: Game, moves: list[int], played: list[int], state: State) -> Position:
+def _record(game: Game, moves: list[int], played: list[int], state: State, now: datetime | None = None) -> Position:
     """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them),
     in the caller's transaction, if ``game`` (as read, unlocked) is still the stored version: else _Stale.
 
@@ -62,8 +65,10 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     comes first so the game's row lock is taken before any rating row's (as on every other path); then
     one INSERT for the Move rows. The SQL is built once (games.pk_lookup): building it through the ORM
     cost more than running it. Only this transaction holds SQLite's write lock, not the reading and the
-    engine's work before it.
+    engine's work before it. A game with a clock (between people: one move at a time) charges the mover at
+    ``now``, the moment the move arrived (see ``clocks.clock_after_move``).
     """
+    now = now or timezone.now()
     first = len(moves) + 1
     all_moves = [*moves, *played]
     seen = game.version
@@ -72,8 +77,9 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
     game.version += 1
     fields = ["ply", "move_list", "version", "updated"]
     if game.is_two_players:
-        game.turn_started = timezone.now()
+        game.turn_started = now
         fields.append("turn_started")
+    fields += clock_after_move(game, len(all_moves), now, over=state.is_over)
     offered_by = game.draw_offered_by_id
     if offered_by is not None and (
         state.is_over
@@ -84,7 +90,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State) -> Po
         fields.append("draw_offered_by")
     if state.is_over:
         game.status = Game.Status.FINISHED
-        game.finished = timezone.now()
+        game.finished = now
         if state.winner is None:
             game.result, game.result_reason = Game.Result.DRAW, Game.Reason.FULL
         else:
@@ -133,6 +139,8 @@ def move_play(
         if not sides:
             raise NotSeated("you are not playing in this game")
         check_playable(seen)
+        now = timezone.now()  # the move's time on the clock: when it arrived
+        check_flag(seen, now)  # a move after the flag fell is refused, and the game ends on time
         to_move = seen.to_move
         if to_move not in sides:
             raise NotYourTurn(f"it is not your turn: {to_move} ({seen.seat_label(to_move)}) is to move")
@@ -159,7 +167,7 @@ def move_play(
                 played.append(choice)
         try:
             with transaction.atomic():
-                position = _record(seen, moves, played, after)
+                position = _record(seen, moves, played, after, now)
                 if not after.is_over and seen.is_computer(after.to_move):
                     schedule_computer_move(position.game)  # a slow computer answers from a worker
         except _Stale:

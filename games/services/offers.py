@@ -17,6 +17,7 @@ from ..models import Game, Opponent
 from ..positions import (
     game_variant,
 )
+from .clocks import start_clock
 from .common import check_playable, lock_game
 from .endings import end_game
 from .ratings import note_ratings
@@ -94,14 +95,15 @@ def _check_rematch(locked: Game, player) -> None:
 
 
 def _start_rematch(locked: Game) -> Game:
-    """The new game: same variant and options, sides swapped, linked to the old one."""
+    """The new game: same variant, options and clock, sides swapped, linked to the old one."""
     new = Game(
         variant=locked.variant, options=dict(locked.options or {}), opponent=Opponent.HUMAN,
         created_by=locked.rematch_offered_by or locked.x_player, x_player=locked.o_player,
         o_player=locked.x_player, status=Game.Status.ACTIVE, private=locked.private, rematch_of=locked,
-        turn_started=timezone.now(),
+        turn_started=timezone.now(), clock=locked.clock,
     )
     note_ratings(new)
+    start_clock(new, new.turn_started)
     variant_obj = game_variant(locked)
     if variant_obj.options.get("random_start"):
         new.start_board = variant_obj.new_game(seed=random.randrange(2**31)).active_boards[0]

@@ -38,6 +38,8 @@ _TERMINATIONS = (
     ("abandon", Game.Reason.ABANDONED),
     ("stopped playing", Game.Reason.ABANDONED),
     ("staff", Game.Reason.DECIDED),
+    ("on time", Game.Reason.TIME),
+    ("time forfeit", Game.Reason.TIME),
 )
 _POSITION_TAG = re.compile(r"^\s*\[Position[ \t]", re.MULTILINE)
 

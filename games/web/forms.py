@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import STRATEGIES, VARIANTS
 from ..models import Opponent
 from ..selectors import RESULT_FILTERS
@@ -26,6 +27,8 @@ def _strategy_choices() -> list[tuple[str, str]]:
 #: the opponents each field goes with; the form hides it for the others, and the server ignores it then
 OPPONENT_FIELDS = {
     "invite": (Opponent.HUMAN,),
+    "clock": (Opponent.HUMAN,),
+    "clock_custom": (Opponent.HUMAN,),
     "strategy": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
     "level": (Opponent.EASY, Opponent.MEDIUM, Opponent.HARD, Opponent.WATCH),
     # on one screen the player takes both sides, and watches both computers: no side to choose
@@ -41,6 +44,18 @@ class WholeNumberField(forms.IntegerField):
         if isinstance(value, str) and value.strip() and not re.fullmatch(r"[+-]?[0-9]{1,9}", value.strip()):
             raise forms.ValidationError("Enter a whole number in digits 0-9.", code="invalid")
         return super().to_python(value)
+
+
+#: the time controls the form offers (DESIGN.md "Clocks"): none, real time (minutes + seconds a move), custom,
+#: correspondence (days per move)
+CLOCK_CHOICES = [
+    ("none", "No clock"),
+    ("Real time (minutes + seconds added per move)", [
+        ("1+0", "1+0 (bullet)"), ("3+2", "3+2 (blitz)"), ("5+3", "5+3 (blitz)"), ("10+5", "10+5 (rapid)"),
+        ("15+10", "15+10 (rapid)"), ("custom", "Custom…"),
+    ]),
+    ("Correspondence", [("1d", "1 day per move"), ("3d", "3 days per move"), ("7d", "7 days per move")]),
+]
 
 
 VISIBILITY_CHOICES = [
@@ -95,6 +110,18 @@ class NewGameForm(forms.Form):
         required=False, max_length=150, label="Challenge a named player",
         help_text="Optional, for another player: their username; leave empty for an open challenge anyone may accept",
     )
+    # Text, not a choice: any control the API takes is taken here too (the menu offers the usual ones)
+    clock = forms.CharField(
+        required=False, initial="none", label="Clock", widget=forms.Select(choices=CLOCK_CHOICES),
+        help_text="Against another player only. The clock starts after both first moves; a side that does not make "
+        "its first move in time (30 seconds in real time) aborts the game",
+    )
+    clock_custom = forms.CharField(
+        required=False, max_length=16, label="Custom clock (minutes+seconds)", widget=forms.TextInput(
+            attrs={"placeholder": "e.g. 4+2", "inputmode": "decimal", "autocomplete": "off"}
+        ),
+        help_text="With Custom: minutes each (0.25, 0.5, 0.75, 1.5 or 1 to 180) + seconds added per move (0 to 180)",
+    )
     visibility = forms.ChoiceField(
         choices=VISIBILITY_CHOICES, required=False, initial="", label="Who may watch",
         widget=forms.Select(attrs={"data-default-public": DEFAULT_VISIBILITY[False],
@@ -116,6 +143,7 @@ class NewGameForm(forms.Form):
         # "" = the default: private for a challenge sent to a named player, public otherwise
         data["private"] = {"public": False, "private": True}.get(data.get("visibility") or "")
         data["invite"] = (data.get("invite") or "").strip()
+        self._clean_clock(data)
         key = data.get("variant")
         cls = VARIANTS.get(key) if key else None
         if cls is None:
@@ -139,6 +167,20 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError(text[:1].upper() + text[1:]) from None
         data["options"] = options
         return data
+
+    def _clean_clock(self, data: dict[str, Any]) -> None:
+        """``clock``: the control as the services take it (``none`` when not given, or not for this opponent)."""
+        chosen = (data.get("clock") or "").strip() or "none"
+        field = "clock"
+        if chosen == "custom":
+            chosen, field = (data.get("clock_custom") or "").strip(), "clock_custom"
+            if not chosen:
+                self.add_error(field, "Write the custom clock as minutes+seconds, e.g. 4+2.")
+                return
+        try:
+            data["clock"] = str(TimeControl.parse(chosen))
+        except InvalidTimeControl as err:
+            self.add_error(field, f"{str(err)[:1].upper()}{str(err)[1:]}.")
 
     def _ignore_hidden_fields(self, data: dict[str, Any]) -> None:
         """Fields of another variant or opponent than the chosen ones (hidden on the page, keeping what was typed

@@ -22,15 +22,17 @@ from ..models import Game
 from ..positions import Position, fresh_position, game_position
 from ..pov import game_view
 from ..selectors import game_for_viewer
+from ..services import settled
 from .presenters.play import play_context
 
 Action = Callable[..., Game]
 
 
 def load_game(request: HttpRequest, pk: int) -> Game:
-    """The game if the signed-in player may see it; 404 otherwise (no hint that it exists)."""
+    """The game if the signed-in player may see it; 404 otherwise (no hint that it exists). A game whose clock says
+    it is over (a flag fell, a first move not made in time) is ended first (``services.settled``)."""
     try:
-        return game_for_viewer(pk, request.user)
+        return settled(game_for_viewer(pk, request.user))
     except GameNotFound:
         raise Http404("No such game.") from None
 

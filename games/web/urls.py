@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:pk>/move/", play.game_move, name="move"),
     path("<int:pk>/computer/", play.game_computer_move, name="computer_move"),
     path("<int:pk>/resign/", play.game_resign_view, name="resign"),
+    path("<int:pk>/abort/", play.game_abort_view, name="abort"),
     path("<int:pk>/replay/", replay.game_replay, name="replay"),
     path("<int:pk>/record/", records.game_record_view, name="record"),
     path("<int:pk>/play-on/", replay.game_play_on_view, name="play_on"),

@@ -8,6 +8,9 @@ django-tasks-db's worker loop, plus what the site needs around it:
   its computer: a worker killed mid-thought (``kill -9``) leaves its task "running" for ever, and a game whose
   task was lost is moved on by another worker, or by this one on restart, within ``SWEEP_GRACE`` + ``LOST_AFTER``
   + the sweep's period (games.services.computer);
+- the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
+  time) even when nobody has their page open, and aborts games against the computer left for a day
+  (games.services.clocks);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference).
 
 Run several (``TASK_WORKERS`` in ``make serve``), on this machine or any other that reaches the database.
@@ -27,6 +30,7 @@ from django.db.utils import DatabaseError
 from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands.db_worker import Worker
 
+from games.services.clocks import sweep_clocks, sweep_idle_games
 from games.services.computer import sweep_computer_turns
 
 logger = logging.getLogger("games.worker")
@@ -70,6 +74,11 @@ class Command(BaseCommand):
                 found = sweep_computer_turns()
                 if found:
                     logger.warning("sweep: gave %d waiting game(s) a new task", found)
+                # clocks: flags fallen and first moves not made in time, in games nobody looks at; and games
+                # against the computer left for a day
+                ended = sweep_clocks() + sweep_idle_games()
+                if ended:
+                    logger.info("sweep: ended %d game(s) on time or aborted", ended)
             except DatabaseError:  # a locked or restarting database: the next round tries again
                 logger.exception("sweep failed")
             finally:

@@ -46,6 +46,7 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         "their_side": other_side(side),
         "your_side": side,
         "invitee": game.invitee.get_username() if game.invitee_id else "",
+        "clock": game.clock,  # the time control ("3+2", "3d"), "" for none
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
     }
 

@@ -33,7 +33,7 @@ GAME_URLS = (
     ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"), ("takeback", "takeback"),
     ("again", "again"), ("hint", "hint"), ("rematch", "rematch"), ("rematch_accept", "rematch_accept"),
     ("rematch_decline", "rematch_decline"), ("replay", "replay"), ("accept", "accept"), ("cancel", "cancel"),
-    ("decline", "decline"), ("record", "record"),
+    ("decline", "decline"), ("record", "record"), ("abort", "abort"),
 )
 
 
@@ -106,6 +106,23 @@ def seats(game: Game) -> dict[str, Any]:
     }
 
 
+def clocks(view: GameView) -> dict[str, Any]:
+    """Each seat's clock for the players line (``x_clock``, ``o_clock``; None without a clock): the time left when
+    the page was drawn, in ms and in words, whether it runs and whether it is low. static/js/clock.js counts the
+    running one down from there."""
+    clock = view.clock
+    if clock is None:
+        return {"x_clock": None, "o_clock": None}
+    return {
+        f"{side.lower()}_clock": {
+            "side": side, "ms": clock.ms[side], "text": clock.text(side), "running": clock.running == side,
+            "low": clock.ms[side] < clock.low_ms, "low_ms": clock.low_ms, "kind": clock.kind,
+            "label": view.seat_label(side),
+        }
+        for side in ("X", "O")
+    }
+
+
 def play_context(
     request: HttpRequest, view: GameView, *, error: str = "", said: str = "", oob: bool = False,
     new_page: bool = False, hint_pending: bool = False,
@@ -137,4 +154,8 @@ def play_context(
         "oob": oob,
         "new_page": new_page,
         **seats(game),
+        **clocks(view),
+        "clock_control": view.clock.control if view.clock else "",
+        # a game with a clock before both first moves: the side to move must make its own by then (else aborted)
+        "first_move_by": game.clock_deadline if view.clock and not view.clock.running and view.running else None,
     }

@@ -42,6 +42,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     level=data.get("level") or None,
                     invitee=data["invite"] or None,
                     private=data["private"],
+                    clock=data.get("clock") or None,
                 )
             except InvalidGameSettings as err:
                 form.add_error("invite" if isinstance(err, InvalidInvitee) else None, message(err))

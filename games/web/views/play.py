@@ -14,7 +14,8 @@ from ...errors import GameError, InvalidMove, MoveConflict, NotComputerTurn
 from ...models import Game
 from ...positions import fresh_position, game_position
 from ...selectors import can_view, rematch_id
-from ...services import ask_computer, game_resign, move_play
+from ...services import ask_computer, game_abort, game_resign, move_play
+from ...services.clocks import due
 from ..responses import game_action, load_game, message, parse_count, parse_move, refused, render_play
 
 
@@ -81,6 +82,16 @@ def game_resign_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def game_abort_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return game_action(request, pk, game_abort)
+
+
+#: what the poll reads to see whether a clock has run out (games.services.clocks.due)
+CLOCK_FIELDS = ("clock", "clock_x_ms", "clock_o_ms", "clock_running", "clock_since", "clock_deadline")
+
+
+@login_required
 @require_safe
 def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """The cheap live check: 204 No Content while the game's ``version`` is still ``v``, else ``#play``.
@@ -91,14 +102,16 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """
     row = (
         Game.objects.filter(pk=pk)
-        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id", "status")
+        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id", "status", "ply",
+              *CLOCK_FIELDS)
         .first()
     )
     if row is None or not can_view(row, request.user):
         # A cancelled challenge, or a game this player may not see: the same answer (no hint). It replaces #play,
         # so that no Accept button is left to press and the page stops asking.
         return reswap(retarget(render(request, "games/game.html#gone", status=404), "#play"), "outerHTML")
-    if str(row.version) == request.GET.get("v") and not _claim_now_due(request.GET.get("c")):
+    clock_due = due(row, timezone.now()) is not None  # a flag fell (or a first move's grace ran out): it ends now
+    if str(row.version) == request.GET.get("v") and not _claim_now_due(request.GET.get("c")) and not clock_due:
         return HttpResponse(status=204)
     if row.is_finished and row.sides_of(request.user) and (rematch := rematch_id(row)) is not None:
         # The opponent accepted this player's rematch offer while the page waited: both go to the new game, as the
