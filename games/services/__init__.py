@@ -8,6 +8,7 @@
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
 - ``clocks``: time controls between people (charging moves, flags, the sweep) and aborting a game;
+- ``seeks``: quick pairing (a seek, its pings, the pairing itself, cancelling, playing someone's seek);
 - ``records``: a game record imported as a game, a new game from a position string (the analysis board);
 - ``computer`` and ``common``: which strategy sits on a seat, the row lock.
 
@@ -30,6 +31,7 @@ from .endings import claim_win_after, game_claim_win, game_decide, game_resign
 from .moves import ask_computer, computer_move, move_play
 from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
 from .records import game_from_position_string, game_import
+from .seeks import seek_accept, seek_cancel, seek_create, seek_ping, sweep_seeks
 
 __all__ = [
     "answers_at_once",
@@ -63,7 +65,12 @@ __all__ = [
     "rematch_decline",
     "rematch_offer",
     "seat_strategy",
+    "seek_accept",
+    "seek_cancel",
+    "seek_create",
+    "seek_ping",
     "settled",
     "sweep_clocks",
     "sweep_idle_games",
+    "sweep_seeks",
 ]

@@ -61,13 +61,14 @@ def _check(*, variant: Any, options: Any, clock: Any, rated: Any) -> dict[str, A
         control = TimeControl.parse("none" if clock is None else clock)
     except InvalidTimeControl as err:
         raise InvalidSeek(f"clock: {err}") from None
-    if control.timed:  # until clocks land on this branch: games between people have no clock yet
-        raise InvalidSeek(f"clock {control} is not offered yet: only none (games without a clock)")
     if not isinstance(rated, bool):
         raise InvalidSeek(f"rated is true or false, not {shown(rated)}")
     options = dict(variant_obj.options)
     return {
-        "variant": variant_obj.key, "options": options, "clock": str(control), "rated": rated,
+        "variant": variant_obj.key,
+        "options": options,
+        "clock": str(control),
+        "rated": rated,
         "pool": pool_key(variant_obj.key, options, control.speed),
     }
 
@@ -87,7 +88,12 @@ def _drop_stale(now: datetime) -> None:
 
 
 def seek_create(
-    *, player, variant: str, options: dict[str, Any] | None = None, clock: str | None = "none", rated: bool = True,
+    *,
+    player,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    clock: str | None = "none",
+    rated: bool = True,
     now: datetime | None = None,
 ) -> Seek:
     """``player`` seeks a game; their earlier seek, if any, is replaced. Paired at once if someone compatible is
@@ -97,9 +103,7 @@ def seek_create(
     with transaction.atomic():
         _drop_stale(now)
         Seek.objects.filter(player=player).delete()
-        seek = Seek.objects.create(
-            player=player, **terms, rating=_rating(player, terms["pool"]), created=now, seen=now
-        )
+        seek = Seek.objects.create(player=player, **terms, rating=_rating(player, terms["pool"]), created=now, seen=now)
         seeks_changed(player.pk)
         _pair(seek, now)
     seek.refresh_from_db()
@@ -184,8 +188,12 @@ def _start(terms: Seek, *, creator, joiner, seeks: list[Seek]) -> None:
     """The game of a pairing: an open challenge by ``creator`` on the seek's terms, sides drawn at random,
     accepted by ``joiner`` in the same transaction; ``seeks`` then point at it."""
     game = game_create(
-        player=creator, variant=terms.variant, options=terms.options, opponent=Opponent.HUMAN, side="random",
-        **_clock_of(terms),
+        player=creator,
+        variant=terms.variant,
+        options=terms.options,
+        opponent=Opponent.HUMAN,
+        side="random",
+        clock=terms.clock,
     )
     if not terms.rated:
         Game.objects.filter(pk=game.pk).update(unrated_reason="casual")
@@ -194,11 +202,6 @@ def _start(terms: Seek, *, creator, joiner, seeks: list[Seek]) -> None:
     for seek in seeks:
         seek.game = game
     seeks_changed(creator.pk, joiner.pk)
-
-
-def _clock_of(terms: Seek) -> dict[str, Any]:
-    """The game's time control, as ``game_create`` takes it."""
-    return {} if terms.clock == "none" else {"clock": terms.clock}
 
 
 def sweep_seeks(*, now: datetime | None = None) -> int:

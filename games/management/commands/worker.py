@@ -10,7 +10,7 @@ django-tasks-db's worker loop, plus what the site needs around it:
   + the sweep's period (games.services.computer);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
-  (games.services.clocks);
+  (games.services.clocks); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference).
 
 Run several (``TASK_WORKERS`` in ``make serve``), on this machine or any other that reaches the database.
@@ -32,6 +32,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 
 from games.services.clocks import sweep_clocks, sweep_idle_games
 from games.services.computer import sweep_computer_turns
+from games.services.seeks import sweep_seeks
 
 logger = logging.getLogger("games.worker")
 
@@ -79,6 +80,7 @@ class Command(BaseCommand):
                 ended = sweep_clocks() + sweep_idle_games()
                 if ended:
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
+                sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
             except DatabaseError:  # a locked or restarting database: the next round tries again
                 logger.exception("sweep failed")
             finally:
