@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import NinjaAPI
 
-from games.api import assists, catalogue, challenges, errors, games, moves, offers, records
+from games.api import assists, catalogue, challenges, errors, games, moves, offers, records, seeks
 from games.api.auth import SignedInSession, TokenAuth
 
 api = NinjaAPI(
@@ -22,7 +22,8 @@ api = NinjaAPI(
 )
 
 for router in (
-    catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router
+    catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router,
+    seeks.router,
 ):
     api.add_router("", router)
 

@@ -143,24 +143,26 @@ def _answer_other_methods_in_json(router: Router, answer: Any) -> None:
         allowed = sorted({method for op in view.operations for method in op.methods})
         missing = [m for m in ALL_METHODS if m not in allowed]
         if missing:
-            view = _not_allowed_view(allowed, answer, with_id="game_id" in get_path_param_names(path))
+            view = _not_allowed_view(allowed, answer, path_params=get_path_param_names(path))
             router.api_operation(missing, path, auth=None, include_in_schema=False)(view)
 
 
-def _not_allowed_view(allowed: list[str], answer: Any, *, with_id: bool) -> Any:
+def _not_allowed_view(allowed: list[str], answer: Any, *, path_params: set[str]) -> Any:
     def not_allowed(request: HttpRequest) -> HttpResponse:
         message = f"{request.method} is not allowed here; use {', '.join(allowed)}"
         response = answer(request, 405, "method_not_allowed", message)
         response["Allow"] = ", ".join(allowed)
         return response
 
-    if not with_id:
-        return not_allowed
-
     def not_allowed_for_game(request: HttpRequest, game_id: int) -> HttpResponse:
         return not_allowed(request)
 
-    return not_allowed_for_game
+    def not_allowed_for_seek(request: HttpRequest, seek_id: int) -> HttpResponse:
+        return not_allowed(request)
+
+    if "game_id" in path_params:
+        return not_allowed_for_game
+    return not_allowed_for_seek if "seek_id" in path_params else not_allowed
 
 
 def _unknown_endpoints(answer: Any) -> Router:

@@ -394,3 +394,38 @@ class ChallengesOut(Schema):
     open: list[GameSummaryOut] = Field(..., description="public open challenges of other players")
     for_you: list[GameSummaryOut] = Field(..., description="direct challenges sent to you")
     yours: list[GameSummaryOut] = Field(..., description="your challenges nobody has accepted yet")
+
+
+# Quick pairing ------------------------------------------------------------------------------------
+
+
+class SeekIn(BodyIn):
+    """A seek: the game you want, in the words of ``POST /games`` (variant, options, clock) and rated or not."""
+
+    variant: Text = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
+    options: dict[str, StrictInt | StrictBool] = Field(
+        default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
+    )
+    clock: Text = Field(
+        "none", max_length=64, examples=["3+2"], description="the time control: none, M+S (e.g. 3+2) or Nd (e.g. 3d)"
+    )
+    rated: StrictBool = Field(True, description="false: a casual game, not rated; only seeks alike are paired")
+
+
+class SeekOut(Schema):
+    id: int
+    status: Literal["waiting", "paired"]
+    game: int | None = Field(..., description="paired: the new game's id (GET /api/games/{game}); else null")
+    player: str = Field(..., description="the seeker's username")
+    yours: bool
+    variant: str
+    options: dict[str, Any]
+    clock: str = Field(..., examples=["3+2"])
+    rated: bool
+    pool: str = Field(..., examples=["classic:blitz"], description="the rating pool: board and speed")
+    pool_label: str
+    rating: int = Field(..., description="the seeker's rating in the pool when seeking")
+    window: int | None = Field(
+        ..., description="waiting: how far (±) the seeker's rating window reaches now; null once unbounded (or paired)"
+    )
+    created: datetime
