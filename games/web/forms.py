@@ -195,6 +195,49 @@ class NewGameForm(forms.Form):
             data[name] = "X" if name == "side" else self.fields[name].to_python("")  # as if left empty
 
 
+#: quick pairing's time controls: the presets, correspondence and none (DESIGN.md "Clocks")
+SEEK_CLOCK_CHOICES = [
+    ("none", "No clock"),
+    ("Real time (minutes + seconds added per move)", [
+        ("1+0", "1+0 (bullet)"), ("3+2", "3+2 (blitz)"), ("5+3", "5+3 (blitz)"), ("10+5", "10+5 (rapid)"),
+        ("15+10", "15+10 (rapid)"),
+    ]),
+    ("Correspondence", [("1d", "1 day per move"), ("3d", "3 days per move"), ("7d", "7 days per move")]),
+]
+
+
+class SeekForm(forms.Form):
+    """Quick pairing: the game sought (the new game form's variant and options), its clock, rated or casual. The
+    options' limits are the engine's, checked by the service (``games.services.seeks``)."""
+
+    variant = NewGameForm.base_fields["variant"]
+    size = NewGameForm.base_fields["size"]
+    rows = NewGameForm.base_fields["rows"]
+    cols = NewGameForm.base_fields["cols"]
+    k = NewGameForm.base_fields["k"]
+    closed_boards = NewGameForm.base_fields["closed_boards"]
+    random_start = NewGameForm.base_fields["random_start"]
+    clock = forms.ChoiceField(choices=SEEK_CLOCK_CHOICES, initial="none", label="Clock")
+    rated = forms.ChoiceField(
+        choices=[("rated", "Rated"), ("casual", "Casual")], initial="rated", widget=forms.RadioSelect,
+        label="Rated or casual",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        cls = VARIANTS.get(data.get("variant") or "")
+        if cls is not None:  # only the chosen variant's options; errors on the others' (hidden) fields dropped
+            for name in OPTION_FIELDS:
+                if name not in cls.option_spec:
+                    self._errors.pop(name, None)
+            data["options"] = {
+                name: bool(data.get(name)) if kind is bool else (default if data.get(name) is None else data[name])
+                for name, (kind, default, _low, _high) in cls.option_spec.items()
+            }
+        data["rated"] = data.get("rated") != "casual"
+        return data
+
+
 class HistoryFilterForm(forms.Form):
     variant = forms.ChoiceField(choices=lambda: [("", "All variants"), *_variant_choices()], required=False)
     result = forms.ChoiceField(choices=[("", "Any result"), *RESULT_FILTERS.items()], required=False)

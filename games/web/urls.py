@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import assists, challenges, history, live, offers, pages, play, records, replay
+from .views import assists, challenges, history, live, offers, pages, play, records, replay, seeks
 
 app_name = "games"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("lobby/", history.lobby, name="lobby"),
     path("my-turn/", history.my_turn, name="my_turn"),
     path("live/", live.live, name="live"),
+    path("seek/", seeks.seek_page, name="seek_page"),
+    path("seek/new/", seeks.seek_create_view, name="seek"),
+    path("seek/<int:pk>/", seeks.seek_ping_view, name="seek_ping"),
+    path("seek/<int:pk>/cancel/", seeks.seek_cancel_view, name="seek_cancel"),
+    path("seek/<int:pk>/play/", seeks.seek_play_view, name="seek_play"),
     path("record/", records.records_download, name="records"),
     path("import/", records.record_import, name="import"),
     path("<int:pk>/", play.game_detail, name="detail"),

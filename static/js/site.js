@@ -4,7 +4,8 @@
  * - data-select-on-focus: an input whose whole text is selected when it takes the focus (a link to share);
  * - data-copy-from="<id>": a button that copies that element's text (an input's value) to the clipboard, and
  *   says data-copied-text on its face once done, when it has one;
- * - data-for-variant / data-for-opponent (the new game form): shown only for the chosen variant / opponents. */
+ * - data-for-variant / data-for-opponent (the new game form): shown only for the chosen variant / opponents;
+ *   data-variant-form: another form (quick pairing's) whose data-for-variant parts follow its variant. */
 (function () {
   "use strict";
   // htmx does not swap 4xx answers by default. Ours carry a message retargeted (HX-Retarget)
@@ -120,12 +121,28 @@
       row.hidden = !chosen || row.getAttribute("data-for-opponent").split(" ").indexOf(chosen.value) < 0;
     });
   }
+  // Other forms with a variant and its options (quick pairing's, data-variant-form): the same, for the variant.
+  function syncVariantForms() {
+    document.querySelectorAll("form[data-variant-form]").forEach(function (form) {
+      var select = form.querySelector('select[name="variant"]');
+      if (!select) return;
+      form.querySelectorAll("[data-for-variant]").forEach(function (row) {
+        row.hidden = row.getAttribute("data-for-variant") !== select.value;
+      });
+    });
+  }
   document.addEventListener("change", function (event) {
     if (event.target.form && event.target.form.id === "new-game-form") syncNewGame();
+    if (event.target.form && event.target.form.hasAttribute("data-variant-form")) syncVariantForms();
   });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", syncNewGame);
-  } else {
+  document.addEventListener("htmx:afterSwap", syncVariantForms);  // a panel swapped back in with its form
+  function syncAll() {
     syncNewGame();
+    syncVariantForms();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", syncAll);
+  } else {
+    syncAll();
   }
 })();

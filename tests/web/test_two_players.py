@@ -27,6 +27,7 @@ from games.services import (
     move_play,
     rematch_accept,
     rematch_offer,
+    seek_create,
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -190,11 +191,13 @@ def test_lobby_poll_costs_the_same_few_queries_however_many_games(
         someone = make_player(f"someone{i}")
         challenge_create(player=someone, variant="classic")
         challenge_accept(game=challenge_create(player=someone, variant="classic"), player=player)
-    # The player; open challenges, challenges for me, mine, live games: each list one query with its players;
-    # and one aggregate over the player's own running games (for the history's table).
-    with django_assert_max_num_queries(6):
+        seek_create(player=someone, variant="nxn", options={"size": 5 + i})  # six pools: none pairs
+    # The player; open challenges, challenges for me, mine, live games, quick pairing's seeks: each list one query
+    # with its players; and one aggregate over the player's own running games (for the history's table).
+    with django_assert_max_num_queries(7):
         html = other_client.get(reverse("games:lobby"), **HTMX).content.decode()
     assert html.count("data-accept=") == 6 and html.count("data-live-game=") == 6
+    assert html.count("data-seek-play=") == 6
 
 
 def test_lobby_without_htmx_or_signed_out(other_client):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
 from ...models import Game
 from ...pov import other_side, variant_detail
@@ -21,10 +22,12 @@ from ...selectors import (
     my_challenges,
     my_games_mark,
     open_challenges,
+    open_seeks,
     variant_label,
     with_creator_rating,
 )
 from ..forms import NewGameForm
+from .seeks import quick_pairing_context, seek_rows
 
 LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed
 
@@ -63,8 +66,12 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
         list(my_challenges(player)), list(live_games(player)),
     ]
     open_list, for_me, mine, live = lists
+    now = timezone.now()
+    seeks = open_seeks(now=now)  # quick pairing: who is looking for a game
     # ... and whenever one of this player's games against someone else moves on (the history's table)
-    signature = repr([[[(g.pk, g.version) for g in games] for games in lists], my_games_mark(player)])
+    signature = repr(
+        [[[(g.pk, g.version) for g in games] for games in lists], my_games_mark(player), [s.pk for s in seeks]]
+    )
     return {
         "open_challenges": [challenge_row(request, g) for g in open_list],
         "challenges_for_me": [challenge_row(request, g) for g in for_me],
@@ -73,6 +80,7 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
             for g in live
         ],
+        "seeks": seek_rows(seeks, player, now),
         "lobby_version": hashlib.sha256(signature.encode()).hexdigest()[:16],
         "lobby_poll": LOBBY_POLL,
     }
@@ -82,5 +90,6 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
     """The lobby above the history: its live lists and the form to challenge someone."""
     return {
         **lobby_live_context(request),
+        **quick_pairing_context(request.user),
         "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
     }

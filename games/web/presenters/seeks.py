@@ -1,0 +1,54 @@
+"""Quick pairing in words: the lobby's seeks (``games/seeks.html#seek_list``) and the player's own panel
+(``games/seeks.html#quick_pairing``: the form, or "Looking for an opponent…" while the seek waits)."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from ...models import Seek
+from ...pairing import rating_window
+from ...pools import Pool
+from ...selectors import fresh_seeks
+from ..forms import SeekForm
+
+#: how often the waiting panel asks about its seek (which keeps it alive and looks again, the window wider)
+SEEK_PING = "2s"
+
+
+def seek_row(seek: Seek, viewer: Any, now: datetime) -> dict[str, Any]:
+    pool = Pool.parse(seek.pool)
+    window = rating_window((now - seek.created).total_seconds())
+    return {
+        "seek": seek,
+        "player": seek.player.get_username(),
+        "rating": round(seek.rating),
+        "board": pool.label.rsplit(" · ", 1)[0],
+        "speed": pool.label.rsplit(" · ", 1)[1],
+        "clock": "No clock" if seek.clock == "none" else seek.clock,
+        "rated": "Rated" if seek.rated else "Casual",
+        "yours": seek.player_id == getattr(viewer, "pk", None),
+        "window": None if math.isinf(window) else round(window),
+    }
+
+
+def seek_rows(seeks: list[Seek], viewer: Any, now: datetime) -> list[dict[str, Any]]:
+    return [seek_row(seek, viewer, now) for seek in seeks]
+
+
+def quick_pairing_context(
+    viewer: Any, *, seek: Seek | None = None, form: SeekForm | None = None, note: str = ""
+) -> dict[str, Any]:
+    """The panel: ``seek`` waiting (the player's own if not given), else the form (``form``: a refused one)."""
+    now = timezone.now()
+    if seek is None and form is None:
+        seek = fresh_seeks(now=now).filter(player=viewer).select_related("player").first()
+    return {
+        "my_seek": seek_row(seek, viewer, now) if seek is not None and seek.game_id is None else None,
+        "seek_form": form or SeekForm(auto_id="seek_%s"),
+        "seek_note": note,
+        "seek_ping": SEEK_PING,
+    }
