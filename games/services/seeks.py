@@ -148,7 +148,7 @@ def seek_accept(*, seek_id: int, player, now: datetime | None = None) -> Game:
     any, is withdrawn. OwnSeek for one's own, SeekTaken if someone was first, SeekNotFound once it is gone."""
     now = now or timezone.now()
     with transaction.atomic():
-        seek = Seek.objects.select_for_update().select_related("player").filter(pk=seek_id).first()
+        seek = Seek.objects.select_for_update(of=("self",)).select_related("player").filter(pk=seek_id).first()
         if seek is None or (seek.game_id is None and seek.seen < now - timedelta(seconds=SEEK_TTL)):
             raise SeekNotFound("this seek is no longer there: its player cancelled it or left")
         if seek.player_id == getattr(player, "pk", None):
