@@ -123,3 +123,9 @@ def test_the_lobby_poll_changes_when_a_seek_comes_and_goes(player_client, other_
     seek = seek_create(player=other_player, variant="classic")
     changed = player_client.get(f"/games/lobby/?v={version}", **HX)
     assert changed.status_code == 200 and f'data-seek="{seek.pk}"' in changed.content.decode()
+
+
+def test_quick_pairing_has_a_page_of_its_own(player_client, client):
+    page = player_client.get("/games/seek/").content.decode()
+    assert "<h1" in page and 'id="seek-form"' in page
+    assert client.get("/games/seek/").status_code == 302  # signed out: to the login page
