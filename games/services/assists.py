@@ -212,6 +212,13 @@ def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVer
     return verdicts
 
 
+def analysis_seconds(moves: int) -> float:
+    """The search time per position of a game of ``moves`` moves: ``GAME_ANALYSIS_SECONDS``, less for a game so
+    long that its positions would take more than ``GAME_ANALYSIS_TOTAL_SECONDS`` in all (kept below the time
+    after which the workers' sweep takes a running task for lost, TASK_LOST_AFTER)."""
+    return min(settings.GAME_ANALYSIS_SECONDS, settings.GAME_ANALYSIS_TOTAL_SECONDS / (moves + 1))
+
+
 def work_out_analysis(*, game_id: int) -> str:
     """A worker's task: the analysis of finished game ``game_id``, stored on it. "analysed", or "gone"."""
     game = Game.objects.filter(pk=game_id).first()
@@ -219,7 +226,8 @@ def work_out_analysis(*, game_id: int) -> str:
         return "gone"
     if game.analysis is not None:
         return "analysed"
-    verdicts = analyse_moves(game_variant(game), current_moves(game), settings.GAME_ANALYSIS_SECONDS)
+    moves = current_moves(game)
+    verdicts = analyse_moves(game_variant(game), moves, analysis_seconds(len(moves)))
     store_analysis(game_id=game_id, verdicts=verdicts)
     return "analysed"
 

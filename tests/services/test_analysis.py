@@ -63,3 +63,26 @@ def test_an_analysis_stored_before_chances_were_kept_still_reads(make_game, play
     verdicts = game_analysis(Game.objects.get(pk=game.pk))
     assert [v.move for v in verdicts] == [0, 5, 1, 6, 2, 7, 3] and all(v.exact for v in verdicts)
     assert verdicts[-1].chance_after == 1.0
+
+
+def test_a_long_game_gets_less_time_per_position(settings):
+    from games.services.assists import analysis_seconds
+
+    settings.GAME_ANALYSIS_SECONDS, settings.GAME_ANALYSIS_TOTAL_SECONDS = 0.25, 20
+    assert analysis_seconds(59) == 0.25 and analysis_seconds(199) == 0.1
+
+
+def test_the_analysis_boards_best_move_uses_the_evaluation():
+    from games.engine import get_variant, position_string
+    from games.services.assists import evaluation_is_quick, work_out_evaluation
+
+    variant = get_variant("mnk", rows=15, cols=15, k=5)
+    state = variant.new_game()
+    for name in ("h8", "a1", "h9", "a2", "h10", "o15"):  # X to move with an open three: a proven win
+        state = state.play(variant.parse_cell(name))
+    assert not evaluation_is_quick(state)  # a worker's (tests/web/test_records.py)
+    found = work_out_evaluation(position=position_string(state))
+    assert found["proven"] == "X" and found["outcome"] == "win" and found["x_chance"] == 1.0
+    assert variant.cell_name(found["move"]) in ("h7", "h11")
+    ultimate = work_out_evaluation(position=position_string(get_variant("ultimate").new_game().play(40)))
+    assert 0 < ultimate["x_chance"] < 1 and ultimate["proven"] is None and ultimate["move"] in range(36, 45)
