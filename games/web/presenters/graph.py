@@ -10,7 +10,7 @@ from ...engine.analysis import MoveVerdict
 
 #: the SVG's user units: the plot area inside the margins holds the points
 WIDTH, HEIGHT = 320, 120
-LEFT, RIGHT, TOP, BOTTOM = 34, 8, 8, 22
+LEFT, RIGHT, TOP, BOTTOM = 44, 8, 8, 22
 
 
 def percent(chance: float) -> str:
