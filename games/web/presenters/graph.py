@@ -35,9 +35,9 @@ def evaluation_graph(verdicts: list[MoveVerdict], ply: int, replay_url: str, nam
         y = round(TOP + span_y * (1 - chance), 1)
         if step:
             v = verdicts[step - 1]
-            label = f"After move {step}, {v.side} on {name(v.move)}{' ' + v.verdict if v.verdict else ''}"
+            label = f"Graph, step {step} ({v.side} {name(v.move)}{' ' + v.verdict if v.verdict else ''})"
         else:
-            label = "Start position"
+            label = "Graph, start"
         points.append(
             {
                 "ply": step,
