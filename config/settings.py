@@ -239,6 +239,14 @@ PASSWORD_RESET_INTERVAL = timedelta(minutes=int(os.environ.get("DJANGO_PASSWORD_
 # this long (there are no clocks: a game may take days, but not forever).
 GAME_ABANDON_AFTER = timedelta(hours=int(os.environ.get("DJANGO_GAME_ABANDON_AFTER_HOURS", "72")))
 
+# The analysis of a finished game on a board too big to solve: seconds of search per position, in a worker
+# (a 60-move game at 0.25 s: about 15 s of one worker). The analysis board's "best move": seconds for one position.
+# Tests search for a few hundredths of a second.
+GAME_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_SECONDS", "0.02" if TESTING else "0.25"))
+# At most this long for a whole game (a 200-move game gets 0.1 s a position): below TASK_LOST_AFTER (30 s).
+GAME_ANALYSIS_TOTAL_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_TOTAL_SECONDS", "20"))
+POSITION_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_POSITION_ANALYSIS_SECONDS", "0.05" if TESTING else "1.0"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:history"
 LOGOUT_REDIRECT_URL = "login"

@@ -101,18 +101,20 @@ def test_old_ratings_are_replayed_into_pools(player, other_player, make_player):
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_runs_both_ways():
     executor = MigrationExecutor(connection)
-    executor.migrate([("games", "0020_game_records")])
-    executor.loader.build_graph()
-    old = executor.loader.project_state([("games", "0020_game_records")]).apps
-    assert "pool" not in {field.name for field in old.get_model("games", "Rating")._meta.get_fields()}
-    executor = MigrationExecutor(connection)
-    executor.migrate([("games", "0021_rating_pools")])
-    executor.loader.build_graph()
-    new = executor.loader.project_state([("games", "0021_rating_pools")]).apps
-    assert {"pool", "deviation", "volatility"} <= {f.name for f in new.get_model("games", "Rating")._meta.get_fields()}
-    # back to the latest state (0020 unapplied the other 0021 too, clocks'): the tests after this one need it
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    try:
+        executor.migrate([("games", "0020_game_records")])
+        executor.loader.build_graph()
+        old = executor.loader.project_state([("games", "0020_game_records")]).apps
+        assert "pool" not in {field.name for field in old.get_model("games", "Rating")._meta.get_fields()}
+        executor = MigrationExecutor(connection)
+        executor.migrate([("games", "0021_rating_pools")])
+        executor.loader.build_graph()
+        new = executor.loader.project_state([("games", "0021_rating_pools")]).apps
+        fields = {f.name for f in new.get_model("games", "Rating")._meta.get_fields()}
+        assert {"pool", "deviation", "volatility"} <= fields
+    finally:  # the schema of today again for the tests after this one (later migrations were undone on the way)
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_migrating_back_keeps_one_rating_per_player_and_variant(player, other_player):

@@ -13,7 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Status
 
-from ..engine.analysis import start_outcome
+from ..engine.analysis import can_analyse, start_outcome
 from ..positions import game_position, game_variant
 from ..services import game_analysis, mistakes_by_side, move_hint, move_takeback
 from .answers import game_state, load_game
@@ -62,25 +62,34 @@ def take_back(request: HttpRequest, game_id: int) -> dict[str, Any]:
     summary="What each move did",
 )
 def analysis(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
-    """A finished game on one board of at most 16 cells (classic, 4 x 4, small m,n,k): for each move, the mover's
-    outcome with best play before and after it, whether it was a mistake, and the moves that kept the outcome
-    (``best``, and ``best_names`` by cell name). Worked out once, by the server's workers beyond classic: 202
-    ``pending`` meanwhile. A game still being played, or a bigger board: ``409 analysis_unavailable``."""
+    """A finished game, on every board: for each move X's chance to win before and after it (``evaluation_before``,
+    ``evaluation``), the result with best play where proven (``proven_before``, ``proven``; and the mover's
+    outcome, ``before`` / ``after``), the best move (``best``, ``best_names``, ``best_name``) and the verdict
+    (``?`` a mistake, ``??`` a blunder). Exact on boards of at most 16 cells (classic, 4 x 4, small m,n,k), from
+    a bounded search elsewhere (docs/features.md). Worked out once, by the server's workers beyond classic: 202
+    ``pending`` meanwhile. A game still being played, or one started from a position:
+    ``409 analysis_unavailable``."""
     game = load_game(request, game_id)
     verdicts = game_analysis(game, player=request.auth)
     if verdicts is None:
         return _pending(response, "the analysis")
     variant = game_variant(game)
-    start = verdicts[0].before if verdicts else start_outcome(variant)
+    if verdicts:
+        start = verdicts[0].proven_before
+    else:
+        start = {"win": "X", "loss": "O", "draw": "draw"}[start_outcome(variant)] if can_analyse(variant) else None
     name = variant.cell_name
     return {
-        "outcome": "draw" if start == "draw" else "X" if start == "win" else "O",
+        "outcome": start,
         "mistakes": mistakes_by_side(verdicts),
         "moves": [
             {
                 "ply": v.ply, "side": v.side, "move": v.move, "name": name(v.move), "label": name(v.move),
-                "before": v.before, "after": v.after, "mistake": v.mistake,
+                "before": v.before, "after": v.after, "mistake": v.mistake, "verdict": v.verdict,
+                "evaluation_before": round(v.chance_before, 3), "evaluation": round(v.chance_after, 3),
+                "proven_before": v.proven_before, "proven": v.proven_after, "exact": v.exact,
                 "best": list(v.best), "best_names": [name(m) for m in v.best],
+                "best_name": name(v.best[0]) if v.best else None,
             }
             for v in verdicts
         ],

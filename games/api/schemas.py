@@ -240,16 +240,31 @@ class MoveVerdictOut(Schema):
     move: int
     name: str = Field(..., description="the move's cell name")
     label: str = Field(..., description="the same as name (kept for older clients)")
-    before: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, before it")
-    after: Literal["win", "draw", "loss"] = Field(..., description="the mover's outcome with best play, after it")
-    mistake: bool = Field(..., description="the move made the mover's outcome worse")
-    best: list[int] = Field(..., description="the moves that keep the outcome the mover had")
+    before: Literal["win", "draw", "loss"] | None = Field(
+        ..., description="the mover's outcome with best play before it; null where no search proved it"
+    )
+    after: Literal["win", "draw", "loss"] | None = Field(..., description="the same after it")
+    mistake: bool = Field(..., description="the move was a mistake or a blunder (verdict not empty)")
+    verdict: Literal["", "?", "??"] = Field(..., description="'?' a mistake, '??' a blunder (docs/features.md)")
+    evaluation_before: float = Field(..., description="X's chance to win before the move, 0..1 (a draw counts 1/2)")
+    evaluation: float = Field(..., description="X's chance to win after the move")
+    proven_before: Literal["X", "O", "draw"] | None = Field(
+        ..., description="the result with best play before the move where proven, else null"
+    )
+    proven: Literal["X", "O", "draw"] | None = Field(..., description="the same after the move")
+    exact: bool = Field(..., description="the exact solver's verdict (small boards), not a search's estimate")
+    best: list[int] = Field(
+        ..., description="exact: the moves that keep the outcome the mover had; else the best move found"
+    )
     best_names: list[str] = Field(..., description="the same moves by cell name")
+    best_name: str | None = Field(..., description="the (first) best move's cell name")
 
 
 class AnalysisOut(Schema):
-    outcome: Literal["X", "O", "draw"] = Field(..., description="the result with best play from the start")
-    mistakes: dict[str, int] = Field(..., description="mistakes per side: {'X': n, 'O': m}")
+    outcome: Literal["X", "O", "draw"] | None = Field(
+        ..., description="the result with best play from the start, where known (solved boards); else null"
+    )
+    mistakes: dict[str, int] = Field(..., description="mistakes and blunders per side: {'X': n, 'O': m}")
     moves: list[MoveVerdictOut]
 
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from .. import tasks
 from ..engine import PositionError, State, difficulty, parse_position
-from ..engine.analysis import MAX_CELLS, MoveVerdict, analyse, can_analyse
-from ..engine.strategies.perfect import solver_for
+from ..engine.analysis import MoveVerdict, can_analyse
+from ..engine.evaluation import analyse_moves, evaluate
 from ..errors import (
     AnalysisUnavailable,
     Busy,
@@ -162,30 +163,31 @@ def check_fair_use(player) -> None:
 
 
 def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
-    """What each move of a finished game did to its outcome with best play (engine.analysis), stored on the game
-    once worked out. None while a worker works it out: asked for here the first time (``player``: who asks, held
-    to one slow request at a time), or when the game ended. Classic's is worked out at once (milliseconds)."""
+    """What each move of a finished game did (engine.evaluation.analyse_moves): exact outcomes with best play on
+    the boards the solver knows, chances to win from a bounded search elsewhere; stored on the game once worked
+    out. None while a worker works it out: asked for here the first time (``player``: who asks, held to one slow
+    request at a time), or when the game ended (solved boards). Classic's is worked out at once (milliseconds)."""
     if not game.is_finished:
         raise AnalysisUnavailable("the analysis opens when the game is over (it would tell the players the best moves)")
-    variant = game_variant(game)
-    if game.start_position:  # the solver's analysis replays the moves from the empty board
+    if game.start_position:  # the analysis replays the moves from the empty board
         raise AnalysisUnavailable(
             "a game started from a position is not analysed: open its positions on the analysis board"
         )
-    if not can_analyse(variant):
-        raise AnalysisUnavailable(
-            f"moves are analysed only on one board of at most {MAX_CELLS} cells, where best play is known exactly; "
-            f"this game is {variant.describe()}"
-        )
     if game.analysis is not None:
-        return [MoveVerdict(**{**row, "best": tuple(row["best"])}) for row in game.analysis]
-    if variant.cell_count <= QUICK_ANALYSIS_CELLS or not game.ply:  # milliseconds (no moves: nothing to work out)
-        return store_analysis(game_id=game.pk, verdicts=analyse(variant, current_moves(game)))
+        return read_analysis(game.analysis)
+    variant = game_variant(game)
+    if (can_analyse(variant) and variant.cell_count <= QUICK_ANALYSIS_CELLS) or not game.ply:  # milliseconds
+        return store_analysis(game_id=game.pk, verdicts=analyse_moves(variant, current_moves(game)))
     if not pending_assist(tasks.analyse_game, game_id=game.pk):
         if player is not None:
             check_fair_use(player)
         tasks.analyse_game.enqueue(game_id=game.pk, player_id=getattr(player, "pk", None))
     return None
+
+
+def read_analysis(rows: list[dict]) -> list[MoveVerdict]:
+    """The stored rows as verdicts. Rows stored before chances were kept (exact verdicts only) read the same."""
+    return [MoveVerdict(**{**row, "best": tuple(row["best"])}) for row in rows]
 
 
 #: boards this small are analysed inside the request (classic: a few milliseconds)
@@ -194,7 +196,8 @@ QUICK_ANALYSIS_CELLS = 9
 
 def analyse_when_over(game: Game) -> None:
     """A game has just ended (in the caller's transaction): a board the solver knows, too big to analyse inside a
-    request, is analysed by a worker now, so that its replay has it when the players open it."""
+    request, is analysed by a worker now, so that its replay has it when the players open it. Bigger boards are
+    analysed when their replay (or the API) first asks: a game nobody looks back on costs the workers nothing."""
     variant = game_variant(game)
     if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS and not game.start_position:
         tasks.analyse_game.enqueue(game_id=game.pk, player_id=None)
@@ -209,6 +212,13 @@ def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVer
     return verdicts
 
 
+def analysis_seconds(moves: int) -> float:
+    """The search time per position of a game of ``moves`` moves: ``GAME_ANALYSIS_SECONDS``, less for a game so
+    long that its positions would take more than ``GAME_ANALYSIS_TOTAL_SECONDS`` in all (kept below the time
+    after which the workers' sweep takes a running task for lost, TASK_LOST_AFTER)."""
+    return min(settings.GAME_ANALYSIS_SECONDS, settings.GAME_ANALYSIS_TOTAL_SECONDS / (moves + 1))
+
+
 def work_out_analysis(*, game_id: int) -> str:
     """A worker's task: the analysis of finished game ``game_id``, stored on it. "analysed", or "gone"."""
     game = Game.objects.filter(pk=game_id).first()
@@ -216,7 +226,9 @@ def work_out_analysis(*, game_id: int) -> str:
         return "gone"
     if game.analysis is not None:
         return "analysed"
-    store_analysis(game_id=game_id, verdicts=analyse(game_variant(game), current_moves(game)))
+    moves = current_moves(game)
+    verdicts = analyse_moves(game_variant(game), moves, analysis_seconds(len(moves)))
+    store_analysis(game_id=game_id, verdicts=verdicts)
     return "analysed"
 
 
@@ -224,25 +236,23 @@ def work_out_analysis(*, game_id: int) -> str:
 
 
 def evaluate_state(state: State) -> dict[str, object]:
-    """What the hard level plays in ``state`` (``move``, None once the game is over) and, on a board the exact
-    solver knows, the outcome with best play for the side to move (``outcome``: win, draw, loss; else None)."""
+    """The analysis board's evaluation of ``state`` by the same code as a game's analysis (engine.evaluation, for
+    ``POSITION_ANALYSIS_SECONDS`` where the board is too big to solve): the best move (``move``, None once the game
+    is over), X's chance to win (``x_chance``, 0..1), the result with best play where it is proven (``proven``:
+    X, O, draw; else None) and that result as the side to move's outcome (``outcome``: win, draw, loss; else
+    None)."""
+    found = evaluate(state, settings.POSITION_ANALYSIS_SECONDS)
     if state.is_over:
-        return {"move": None, "outcome": None}
-    outcome = None
-    variant = state.variant
-    if can_analyse(variant):
-        me, opp = (state.x, state.o) if state.to_move == "X" else (state.o, state.x)
-        value = solver_for(variant.rows, variant.cols, variant.k).solve(me, opp, -1, 1)
-        outcome = "win" if value >= 1 else "loss" if value <= -1 else "draw"
-    return {"move": difficulty(variant, "hard").choose(state), "outcome": outcome}
+        return {"move": None, "outcome": None, "x_chance": found.x_chance, "proven": found.proven}
+    proven, side = found.proven, state.to_move
+    outcome = None if proven is None else "draw" if proven == "draw" else "win" if proven == side else "loss"
+    return {"move": found.best, "outcome": outcome, "x_chance": round(found.x_chance, 3), "proven": proven}
 
 
 def evaluation_is_quick(state: State) -> bool:
-    """Whether the hard level's move and the outcome come in milliseconds here (else a worker works them out)."""
+    """Whether the evaluation comes in milliseconds here (the exact solver on a small board; else a worker)."""
     variant = state.variant
-    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
-        return False
-    return answers_at_once(difficulty(variant, "hard"), variant)
+    return can_analyse(variant) and variant.cell_count <= QUICK_ANALYSIS_CELLS
 
 
 def position_evaluation(*, position: str, player) -> tuple[dict[str, object] | None, str | None]:

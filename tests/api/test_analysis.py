@@ -39,6 +39,8 @@ def test_api_analysis(make_game, player, player_client):
     assert second == {
         "ply": 2, "side": "O", "move": 1, "name": "b3", "label": "b3", "before": "draw", "after": "loss",
         "mistake": True, "best": [0, 2, 6, 8], "best_names": ["a3", "c3", "a1", "c1"],
+        "verdict": "?", "evaluation_before": 0.5, "evaluation": 1.0, "proven_before": "draw", "proven": "X",
+        "exact": True, "best_name": "a3",
     }
 
 
@@ -48,12 +50,8 @@ def test_api_outcome_of_a_game_without_moves(make_game, player, player_client):
     assert data == {"outcome": "X", "mistakes": {"X": 0, "O": 0}, "moves": []}  # X wins 3 in a row on 4 x 4
 
 
-@pytest.mark.parametrize("case", ["running", "too big"])
-def test_api_refuses_in_words(case, make_game, player, player_client):
-    if case == "running":
-        game, words = played(make_game(), player, [4]), "when the game is over"
-    else:
-        game, words = game_resign(game=make_game(variant="nxn", options={"size": 5}), player=player), "16 cells"
+def test_api_refuses_in_words(make_game, player, player_client):
+    game, words = played(make_game(), player, [4]), "when the game is over"
     response = player_client.get(f"/api/games/{game.pk}/analysis")
     assert response.status_code == 409
     assert response.json()["code"] == "analysis_unavailable" and words in response.json()["message"]
@@ -65,3 +63,25 @@ def test_a_private_game_is_not_analysed_for_strangers(make_game, make_player, pl
     stranger.force_login(make_player("mallory"))
     assert stranger.get(f"/api/games/{game.pk}/analysis").status_code == 404
     assert stranger.get(reverse("games:replay", args=[game.pk])).status_code == 404
+
+
+def test_api_analysis_of_an_ultimate_game_comes_from_the_workers(make_game, player, player_client):
+    from games.engine import get_variant
+    from games.services.assists import work_out_analysis
+
+    state, moves = get_variant("ultimate").new_game(), []
+    for _ in range(6):
+        moves.append(state.legal_moves()[0])
+        state = state.play(moves[-1])
+    game = game_resign(game=played(make_game(variant="ultimate"), player, moves), player=player)
+    pending = player_client.get(f"/api/games/{game.pk}/analysis")
+    assert pending.status_code == 202 and pending.json()["pending"] is True
+    assert work_out_analysis(game_id=game.pk) == "analysed"  # what the worker's task does
+    data = player_client.get(f"/api/games/{game.pk}/analysis").json()
+    assert data["outcome"] is None and [m["move"] for m in data["moves"]] == moves
+    first = data["moves"][0]
+    assert first["exact"] is False and first["verdict"] in ("", "?", "??")
+    assert 0 <= first["evaluation_before"] <= 1 and 0 <= first["evaluation"] <= 1
+    assert first["proven_before"] is None and first["best_name"] == first["best_names"][0]
+    rows = data["moves"]
+    assert all(rows[n]["evaluation_before"] == rows[n - 1]["evaluation"] for n in range(1, len(rows)))

@@ -62,7 +62,7 @@ def test_the_finished_game_page_offers_the_analysis(make_game, player, player_cl
     assert re.search(r'id="replay-link" href="[^"]+">Replay and analysis</a>', page)
     big = game_resign(game=make_game(variant="ultimate"), player=player)
     page = player_client.get(reverse("games:detail", args=[big.pk])).content.decode()
-    assert re.search(r'id="replay-link" href="[^"]+">Replay</a>', page)
+    assert re.search(r'id="replay-link" href="[^"]+">Replay and analysis</a>', page)  # every board now
 
 
 def test_the_htmx_step_carries_the_verdict_too(make_game, player, player_client):
@@ -81,14 +81,46 @@ def test_no_analysis_while_the_game_is_played(make_game, player, player_client):
         game_analysis(game)
 
 
-def test_boards_too_big_to_solve_show_the_moves_only(make_game, player, player_client):
-    game = make_game(variant="ultimate")
-    move_play(game=game, player=player, move=40)
-    game = game_resign(game=game, player=player)
-    page = replay(player_client, game, 1)
-    assert 'id="analysis"' not in page and 'data-ply="1"' in page
-    with pytest.raises(AnalysisUnavailable, match="at most 16 cells"):
-        game_analysis(game)
+def _ultimate_moves(count: int) -> list[int]:
+    from games.engine import get_variant
+
+    state, moves = get_variant("ultimate").new_game(), []
+    for _ in range(count):
+        moves.append(state.legal_moves()[-1])
+        state = state.play(moves[-1])
+    return moves
+
+
+def test_a_big_board_shows_the_analysis_in_progress_then_the_analysis(make_game, player, player_client):
+    from django_tasks_db.models import DBTaskResult
+
+    from games.services.assists import work_out_analysis
+
+    moves = _ultimate_moves(6)
+    game = game_resign(game=played(make_game(variant="ultimate"), player, moves), player=player)
+    page = replay(player_client, game, 3)
+    # pending: the words, and a small element that asks for the replay again every 2 s (no script of its own)
+    assert "Analysis in progress" in page and 'hx-trigger="every 2s"' in page
+    assert f'hx-get="/games/{game.pk}/replay/?ply=3&amp;poll=1"' in page
+    assert 'id="analysis"' not in page and 'id="eval-graph"' not in page
+    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1  # asked once
+    polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")
+    text = polled.content.decode()
+    assert "Analysis in progress" in text and "hx-swap-oob" not in text  # nothing said while it waits
+    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+
+    assert work_out_analysis(game_id=game.pk) == "analysed"  # what the worker's task does
+    polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")
+    text = polled.content.decode()
+    assert "Analysis in progress" not in text and 'id="analysis"' in text
+    assert "The analysis is ready. Move 3 of 6" in text  # the announcement, out of band
+    assert "X&#x27;s chance to win" in text and ("Best move found" in text or "the best move found" in text)
+    # the graph: a point per position (the start and after each move), each a link to its step, step 3 marked
+    assert text.count('class="eval-point') == 7
+    assert text.count('<circle ') == 7 and 'eval-point-current" data-ply="3"' in text
+    assert "<title id=\"eval-graph-title\">Evaluation over the game</title>" in text
+    assert 'id="eval-graph-summary"' in text and "X&#x27;s chance to win, after each of the 6 moves" in text
+    assert f'href="/games/{game.pk}/replay/?ply=5"' in text
 
 
 def test_a_finished_game_without_moves(make_game, player, player_client):

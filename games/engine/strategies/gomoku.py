@@ -301,6 +301,8 @@ class GomokuStrategy(Strategy):
         #: what the last ``choose`` did (for tests and benchmarks): 'win', 'block', 'vcf', 'vct', 'search'
         self.last_reason = ""
         self.last_depth = 0
+        #: the alpha-beta value of the last move chosen by search, for the side to move (None: no search ran)
+        self.last_score: int | None = None
 
     def supports(self, variant: Variant) -> bool:
         # boards of at most 16 cells are solved (``perfect``): gomoku is for the ones that are not
@@ -406,6 +408,7 @@ class GomokuStrategy(Strategy):
         best_move = order[0]
         board = search.board
         self.last_depth = 0
+        self.last_score = None
         for depth in range(1, self.depth + 1):
             try:
                 best, best_moves = -WIN - 1, []
@@ -423,6 +426,7 @@ class GomokuStrategy(Strategy):
                 break
             best_move = best_moves[0] if self.rng is None else self.rng.choice(best_moves)
             self.last_depth = depth
+            self.last_score = best
             order.remove(best_move)
             order.insert(0, best_move)
             if best >= WON or best <= -WON:
@@ -430,5 +434,7 @@ class GomokuStrategy(Strategy):
         return best_move
 
     def _done(self, move: int, reason: str) -> tuple[int, str]:
+        if reason not in ("search", "defend"):
+            self.last_score = None
         self.last_reason = reason
         return move, reason

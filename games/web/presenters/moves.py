@@ -11,11 +11,46 @@ from typing import Any
 from ...engine.analysis import MoveVerdict, outcome_words
 from ...pov import GameView, other_side
 from ...services import mistakes_by_side
+from .graph import percent
 
 
 def mistakes(verdicts: list[MoveVerdict] | None) -> set[int]:
-    """The plies the analysis marks "?" in the move list."""
+    """The plies the analysis marks in the move list ("?" or "??")."""
     return {ply for ply, v in enumerate(verdicts or (), start=1) if v.mistake}
+
+
+def blunders(verdicts: list[MoveVerdict] | None) -> set[int]:
+    """The plies among ``mistakes`` marked "??"."""
+    return {ply for ply, v in enumerate(verdicts or (), start=1) if v.verdict == "??"}
+
+
+def standing(proven: str | None, chance: float) -> str:
+    """A position's evaluation in words: the proven result, else X's chance to win."""
+    if proven == "draw":
+        return "a draw with best play (proven)"
+    if proven:
+        return f"a win for {proven} (proven)"
+    return f"X's chance to win {percent(chance)}"
+
+
+def _searched_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> tuple[str, str]:
+    """The words and tone of a step on a board too big to solve (chances from a search, some results proven)."""
+    if ply == 0:
+        first = verdicts[0]
+        best = f" Best first move found: {view.name(first.best[0])}." if first.best else ""
+        return f"At the start: {standing(first.proven_before, first.chance_before)}.{best}", ""
+    v = verdicts[ply - 1]
+    head = f"Move {ply}, {v.side} on {view.name(v.move)}:"
+    kind = {"??": "a blunder (??)", "?": "a mistake (?)"}.get(v.verdict, "")
+    if not kind:
+        kind = "the best move found" if v.best and v.best[0] == v.move else "no mistake"
+    text = (
+        f"{head} {kind}. Before it: {standing(v.proven_before, v.chance_before)}; after it: "
+        f"{standing(v.proven_after, v.chance_after)}."
+    )
+    if v.best and v.best[0] != v.move:
+        text += f" Best move found: {view.name(v.best[0])}."
+    return text, "mistake" if v.verdict else "good"
 
 
 def _or_list(names: list[str]) -> str:
@@ -25,7 +60,9 @@ def _or_list(names: list[str]) -> str:
 def analysis_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> dict[str, str]:
     """The replay's words on the step shown (``ply``: after that move) and the count of mistakes."""
     counts = mistakes_by_side(verdicts)
-    if ply == 0:
+    if verdicts and not verdicts[0].exact:
+        text, tone = _searched_words(view, verdicts, ply)
+    elif ply == 0:
         text = f"With best play from both sides, this game is {outcome_words(verdicts[0].before, 'X')}." \
             if verdicts else ""
         tone = ""
@@ -34,7 +71,8 @@ def analysis_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> dic
         head = f"Move {ply}, {v.side} on {view.name(v.move)}:"
         if v.mistake:
             text = (
-                f"{head} a mistake. With best play this was {outcome_words(v.before, v.side)}; now it is "
+                f"{head} {'a blunder' if v.verdict == '??' else 'a mistake'}. "
+                f"With best play this was {outcome_words(v.before, v.side)}; now it is "
                 f"{outcome_words(v.after, v.side)}. Better: {_or_list([view.name(m) for m in v.best])}."
             )
             tone = "mistake"
@@ -48,8 +86,13 @@ def analysis_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> dic
         summary = ""
     elif counts["X"] or counts["O"]:
         summary = f"Mistakes: X {counts['X']}, O {counts['O']}."
+        worst = {side: sum(v.verdict == "??" for v in verdicts if v.side == side) for side in ("X", "O")}
+        if worst["X"] or worst["O"]:
+            summary += f" Blunders (??) among them: X {worst['X']}, O {worst['O']}."
     else:
-        summary = "No mistakes: both sides kept the best outcome they had."
+        summary = "No mistakes: both sides kept the best outcome they had." if verdicts[0].exact else (
+            "No mistakes found: no move lowered its side's chances by 15 points or more."
+        )
     return {"text": text, "tone": tone, "summary": summary}
 
 

@@ -151,9 +151,11 @@ def _best_words(state: State, found: dict[str, Any]) -> dict[str, str]:
     move, outcome = found.get("move"), found.get("outcome")
     if move is None:
         return {"text": "The game is over in this position."}
-    words = f"Best move for {state.to_move} (the hard level): {state.variant.cell_name(move)}."
+    words = f"Best move for {state.to_move}: {state.variant.cell_name(move)}."
     if outcome:
         words += f" With best play from both sides: {outcome_words(outcome, state.to_move)}."
+    elif found.get("x_chance") is not None:  # a search's estimate (the same code as a game's analysis)
+        words += f" X's chance to win: {round(100 * float(found['x_chance']))}%."
     return {"text": words, "name": state.variant.cell_name(move)}
 
 

@@ -19,7 +19,8 @@ from ...positions import Position, game_moves, state_after
 from ...pov import GameView, game_view
 from ...services import game_analysis, game_from_position
 from ..presenters.board import board_context
-from ..presenters.moves import analysis_words, mistakes, replay_announcement
+from ..presenters.graph import evaluation_graph
+from ..presenters.moves import analysis_words, blunders, mistakes, replay_announcement
 from ..presenters.play import game_urls, seats
 from ..responses import go_to, load_game, message, parse_count
 
@@ -72,14 +73,23 @@ def _replay_page(
     for move in moves[ply:]:
         end = end.play(move)
     view = game_view(Position(game=game, state=end, moves=moves), request.user)
+    pending = False
     try:
         verdicts = game_analysis(game)
+        pending = verdicts is None  # a worker works it out: the page asks again every 2 s (analysis_pending)
     except AnalysisUnavailable:
-        verdicts = None  # a running game, or a board too big to solve: the replay shows the moves only
+        verdicts = None  # a running game, or one started from a position: the replay shows the moves only
     context = _replay_context(view, shown, ply, verdicts, error)
+    context["analysis_pending"] = pending
     if request.htmx:
-        announce = replay_announcement(view, ply, context["analysis"], context["status_text"])
-        context.update(oob=True, announce=announce)
+        polled = request.GET.get("poll") == "1"
+        # asked again while the analysis is worked out: say nothing until it is there, then that it is
+        announce = "" if polled and pending else replay_announcement(
+            view, ply, context["analysis"], context["status_text"]
+        )
+        if polled and not pending:
+            announce = f"The analysis is ready. {announce}"
+        context.update(oob=bool(announce), announce=announce)
         response = render(request, "games/replay.html#replay", context, status=status)
         # the address follows the step in place: Back leaves the replay, however many steps were taken
         return replace_url(response, f"{reverse('games:replay', args=[game.pk])}?ply={ply}")
@@ -107,6 +117,9 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         "board": board_context(shown, last=moves[ply - 1] if ply else -1),
         "moves": view.moves,
         "mistakes": mistakes(verdicts),
+        "blunders": blunders(verdicts),
+        "graph": evaluation_graph(verdicts, ply, reverse("games:replay", args=[game.pk]), view.name)
+        if verdicts else None,
         "replay": True,
         "analysis": analysis_words(view, verdicts, ply) if verdicts is not None else None,
         # "Play on from here": a finished game, at a position where the game was not over yet
