@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How many idle live pages one server process holds (issue 22), and what they cost the others.
 
-    .venv/bin/python bench/live.py [--pages 2000] [--server gthread,asgi] [--threads 2500]
+    .venv/bin/python bench/live.py [--pages 2000] [--server gthread,asgi] [--threads 1000]
 
 For each server kind, one gunicorn process (``WEB_CONCURRENCY=1``, DEBUG off, a scratch SQLite database): the
 threaded workers of ``make serve`` (``--threads`` threads, one per open connection) and uvicorn's ASGI worker
@@ -118,13 +118,18 @@ def measure(kind: str, args: argparse.Namespace) -> None:
             sock.setblocking(False)
             pending.register(sock, selectors.EVENT_READ, b"")
             streams.append(sock)
-        opened = 0
+        opened = refused = 0
+        answering: list[socket.socket] = []
         deadline = time.monotonic() + 120
-        while opened < len(streams) and time.monotonic() < deadline:
+        while opened + refused < len(streams) and time.monotonic() < deadline:
             for key, _ in pending.select(timeout=1):
                 data = key.data + key.fileobj.recv(65536)
-                if b"retry:" in data or b"\n\n" in data.split(b"\r\n\r\n", 1)[-1]:
+                if data.startswith(b"HTTP/1.1 503"):  # past the process's cap (LIVE_MAX_STREAMS): the page polls
                     pending.unregister(key.fileobj)
+                    refused += 1
+                elif b"retry:" in data:
+                    pending.unregister(key.fileobj)
+                    answering.append(key.fileobj)
                     opened += 1
                 else:
                     pending.modify(key.fileobj, selectors.EVENT_READ, data)
@@ -132,9 +137,9 @@ def measure(kind: str, args: argparse.Namespace) -> None:
         pending.close()
         time.sleep(2)
         during = rss_kb(worker)
-        print(f"  {opened} of {args.pages} streams open and answering in {took:.1f} s "
-              f"(one process, {args.threads} threads)" if kind == "gthread" else
-              f"  {opened} of {args.pages} streams open and answering in {took:.1f} s (one process)", flush=True)
+        where = f"one process, {args.threads} threads" if kind == "gthread" else "one process"
+        print(f"  {opened} of {args.pages} streams open and answering, {refused} refused (503: the cap), in "
+              f"{took:.1f} s ({where})", flush=True)
         per = (during - before) / max(opened, 1)
         print(f"  memory: {before / 1024:.0f} MB before, {during / 1024:.0f} MB with the streams: {per:.0f} kB each")
 
@@ -146,7 +151,7 @@ def measure(kind: str, args: argparse.Namespace) -> None:
             assert status == 200, status
         print(f"  a game page meanwhile (200 requests, one at a time): {percentiles(latencies)}")
 
-        probe = streams[-1]
+        probe = answering[-1]
         probe.setblocking(True)
         pushes = []
         page = player.request("GET", f"/games/{game.pk}/")[2]
@@ -176,7 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=2000, help="idle pages with an open stream (default 2000)")
     parser.add_argument("--server", default="gthread,asgi", help="gthread, asgi or both (default)")
-    parser.add_argument("--threads", type=int, default=2500, help="gthread's threads per process (default 2500)")
+    parser.add_argument("--threads", type=int, default=1000, help="gthread's threads per process (default 1000)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = args.pages * 2 + 200

@@ -11,9 +11,13 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # and then) does not hold a whole process: requests are served by a pool of threads per process; keep-alive
 # connections wait in gunicorn's poller, not in a thread. GUNICORN_THREADS bounds the open pages per process.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
-threads = int(os.environ.get("GUNICORN_THREADS", "200"))
-# The threads hold the live pages' streams; ordinary requests take one slot per process (config/slots.py).
+threads = int(os.environ.get("GUNICORN_THREADS", "1000"))
+# The threads hold the live pages' streams (about 330 kB each, docs/benchmarks.md); ordinary requests take one slot
+# per process (config/slots.py). Streams stop short of the thread count (LIVE_MAX_STREAMS, games/web/views/live.py),
+# so that pages always find a thread; the pages past it poll. gthread also caps its connections (worker_connections).
 os.environ.setdefault("WEB_REQUEST_SLOTS", "1")
+os.environ.setdefault("LIVE_MAX_STREAMS", str(max(threads - 100, threads // 2)))
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", str(threads + 1000)))
 # The app is imported once, before the workers fork (less memory, faster start); Django opens no
 # database connection at import, so none is shared between workers.
 preload_app = True

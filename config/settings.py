@@ -94,6 +94,11 @@ MIDDLEWARE = [
 REQUEST_SLOTS = int(os.environ.get("WEB_REQUEST_SLOTS", "0"))
 REQUEST_SLOT_WAIT = float(os.environ.get("WEB_REQUEST_SLOT_WAIT", "20"))
 
+# Live streams (/games/live/) one process holds at most (0: no cap); config/gunicorn.conf.py sets it from its threads.
+LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "0"))
+# About how long (ms) a page refused a stream waits before trying again (static/js/live.js; it polls meanwhile).
+LIVE_RETRY_MS = 30000
+
 ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/
 

@@ -123,6 +123,7 @@ class Hub:
         self.every = every
         self.threaded = threaded  # False: the caller reads (read_once), as tests do
         self._subs: dict[str, set[Subscription]] = {}
+        self._all: set[Subscription] = set()  # every subscription open in this process (the stream cap counts them)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._last_id: int | None = None
@@ -141,6 +142,7 @@ class Hub:
 
     def subscribe(self, subscription: Subscription) -> Subscription:
         with self._lock:
+            self._all.add(subscription)
             for topic in subscription.topics:
                 self._subs.setdefault(topic, set()).add(subscription)
             if self.threaded and (self._thread is None or not self._thread.is_alive()):
@@ -150,6 +152,7 @@ class Hub:
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
+            self._all.discard(subscription)
             for topic in subscription.topics:
                 subs = self._subs.get(topic)
                 if subs is not None:
@@ -160,7 +163,7 @@ class Hub:
     @property
     def listeners(self) -> int:
         with self._lock:
-            return len({sub for subs in self._subs.values() for sub in subs})
+            return len(self._all)
 
     def _run(self) -> None:
         failing = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
 
 from games.selectors import Waiting, count_waiting
 
@@ -31,3 +32,9 @@ def nav_waiting(context: dict[str, Any]) -> Waiting:
 @register.simple_tag
 def my_turn_poll() -> str:
     return MY_TURN_POLL
+
+
+@register.simple_tag
+def live_retry_ms() -> int:
+    """How long (ms, about) a page whose push stream was refused waits before trying again (static/js/live.js)."""
+    return settings.LIVE_RETRY_MS

@@ -108,6 +108,17 @@
       // EventSource reconnects by itself (the server said how soon); meanwhile the polls run again.
       open = false;
       document.documentElement.dataset.live = "off";
+      if (source.readyState === EventSource.CLOSED && !leaving) {
+        // Refused (a server holding all the streams it may: 503) or failed for good: EventSource gives up, so the
+        // page tries again itself, after a while and not all pages at once; it polls meanwhile.
+        const retry = Number(body.dataset.liveRetry || 30000);
+        const address = listening;
+        setTimeout(function () {
+          if (listening === address && !leaving) {
+            connect(address);
+          }
+        }, retry * (0.5 + Math.random()));
+      }
     });
   }
 

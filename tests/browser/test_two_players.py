@@ -287,6 +287,27 @@ def test_lobby_does_not_poll_from_a_hidden_tab(new_context):
         pass
 
 
+def test_a_page_refused_its_stream_polls_and_opens_it_later(new_context, settings, expected_http_errors):
+    """A server holding all the streams it may answers 503: EventSource gives up, so the page asks again itself
+    (after about LIVE_RETRY_MS), polling meanwhile."""
+    settings.LIVE_RETRY_MS = 400
+    expected_http_errors.add((503, "GET", "/games/live/"))
+    page = new_context().new_page()
+    refused: list[str] = []
+
+    def once_full(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, headers={"Retry-After": "30"}, body="Too many live pages")
+        else:
+            route.continue_()
+
+    page.route("**/games/live/**", once_full)
+    sign_up(page, "erin")
+    expect(page.locator("html[data-live=on]")).to_have_count(1, timeout=15_000)
+    assert len(refused) == 1
+
+
 def test_a_move_reaches_the_other_page_by_push_or_by_polling_when_the_push_is_down(new_context):
     """Two players; the second one's push stream is refused: their page still gets every move, by its polls."""
     from games.services import challenge_accept, challenge_create

@@ -63,6 +63,12 @@ def test_open_live_streams_do_not_hold_up_other_requests(tmp_path):
             assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
             assert b"event: open" in response.read1(200)
             streams.append(conn)
+        # 16 threads: config/gunicorn.conf.py caps the streams at 8, so that pages always find a thread
+        extra = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        extra.request("GET", "/games/live/", headers={"Cookie": cookie})
+        refused = extra.getresponse()
+        assert refused.status == 503 and refused.getheader("Retry-After") == "30"
+        extra.close()
         started = time.monotonic()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         conn.request("GET", "/healthz")

@@ -82,3 +82,34 @@ def test_a_stream_for_a_private_game_of_others_is_refused(player, other_player, 
 def test_only_signed_in_players_listen_and_only_by_get(client, player_client):
     assert client.get(URL).status_code == 302
     assert player_client.post(URL).status_code == 405
+
+
+@pytest.mark.django_db
+def test_past_the_cap_a_stream_is_refused_with_when_to_ask_again(player, settings, monkeypatch, rf):
+    """Each stream holds a thread of the process: past LIVE_MAX_STREAMS the page is told to poll and try later."""
+    from games.web.views import live as view
+
+    hub = Hub(threaded=False)
+    monkeypatch.setattr(view, "hub", hub)
+
+    def ask():
+        request = rf.get(URL)
+        request.user = player
+        return view.live(request)
+
+    settings.LIVE_MAX_STREAMS = 2
+    first = ask()
+    assert b"event: open" in next(iter(first.streaming_content))  # subscribed: one stream open
+    other = listening(hub, LOBBY)  # a second page's
+    assert hub.listeners == 2
+    refused = ask()
+    assert refused.status_code == 503 and not refused.streaming
+    assert refused["Retry-After"] == "30"
+    assert "Too many live pages" in refused.content.decode()
+    hub.unsubscribe(other)
+    assert ask().status_code == 200  # one closed: room again
+    settings.LIVE_MAX_STREAMS = 0  # no cap (the development server, the tests)
+    hub.subscribe(other)
+    assert ask().status_code == 200
+    first.close()
+    assert hub.listeners == 1

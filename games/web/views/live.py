@@ -3,9 +3,11 @@
 A page opens one stream for what it shows: its game (``?game=<id>``, a game this player may see), the lobby
 (``?lobby=1``) and always the player's own badges. Each notice is one line naming what changed (``event: game``
 with the game's id, ``event: lobby``, ``event: me``); the page then asks for its fragment through the usual views,
-so a notice carries no data that the player could not see anyway. Under an ASGI server (``make serve``) the
-stream is asynchronous: thousands of idle pages cost a coroutine each. Under a WSGI server (``runserver``, the
-tests' live server) it blocks one thread per page, which is fine for development.
+so a notice carries no data that the player could not see anyway. Under a WSGI server (``make serve``'s threaded
+gunicorn, ``runserver``, the tests' live server) a stream holds one thread; ``LIVE_MAX_STREAMS`` caps them per process
+(config/gunicorn.conf.py sets it below the thread count, so pages always find a thread) and a page past the cap
+polls. Under an ASGI server (``bench/live.py --server asgi``) the stream is a coroutine: thousands per process
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Iterator
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -28,6 +31,8 @@ KEEPALIVE = 15.0
 MAX_AGE = 600.0
 #: how long the browser waits before reconnecting after a stream ends or breaks (milliseconds)
 RETRY_MS = 1000
+#: seconds a page refused a stream (the process holds LIVE_MAX_STREAMS) is told to wait before asking again
+RETRY_AFTER_FULL = 30
 
 
 @login_required
@@ -44,6 +49,17 @@ def live(request: HttpRequest) -> HttpResponse:
             return HttpResponse("no such game", status=404, content_type="text/plain")
     if request.GET.get("lobby") == "1":
         topics.append(LOBBY)
+    cap = settings.LIVE_MAX_STREAMS
+    if cap and hub.listeners >= cap:
+        # Every stream holds one of the process's threads (gunicorn's gthread): past the cap, threads are kept for
+        # the pages. The page polls meanwhile and tries its stream again later (static/js/live.js). The count is
+        # read before this stream subscribes, so a burst may pass the cap by a few: the reserve allows for it.
+        response = HttpResponse(
+            "Too many live pages are open on this server: this page asks for changes now and then instead.",
+            status=503, content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = str(RETRY_AFTER_FULL)
+        return response
     hub.prime()  # here, where a query may run: the stream hears everything from now on
     subscription = Subscription(topics)
     stream = _stream_async(subscription) if isinstance(request, ASGIRequest) else _stream(subscription)
