@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .errors import GameError
-from .models import Game, Move, Opponent, Rating
+from .models import Game, Move, Opponent, Rating, Seek
 from .positions import game_variant
 from .services import game_decide
 
@@ -195,3 +195,26 @@ class RatingAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
         return False
+
+
+@admin.register(Seek)
+class SeekAdmin(admin.ModelAdmin):
+    """Quick pairing's open seeks (games.services.seeks): staff may look and delete one (the player's page stops
+    waiting), not make or edit them. A paired one is kept a few minutes with its game, then the sweep drops it."""
+
+    list_display = ("player", "pool", "clock", "rated", "rating_points", "created", "seen", "game")
+    list_filter = ("rated", "pool")
+    search_fields = ("player__username",)
+    list_select_related = ("player", "game")
+    ordering = ("-created",)
+
+    @admin.display(description="rating", ordering="rating")
+    def rating_points(self, seek: Seek) -> int:
+        return round(seek.rating)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Seek | None = None) -> bool:
+        return False
+

@@ -303,3 +303,18 @@ def test_staff_see_a_failed_task_in_the_admin(staff_client, player):
     assert listing.status_code == 200 and str(failed.pk) in listing.content.decode()
     page = staff_client.get(reverse("admin:django_tasks_database_dbtaskresult_change", args=[failed.pk]))
     assert page.status_code == 200 and "stopped before it finished" in page.content.decode()
+
+
+def test_open_seeks_are_listed_read_only_and_can_be_removed(staff_client, player):
+    from games.models import Seek
+    from games.services.seeks import seek_create
+
+    seek_create(player=player, variant="classic", clock="3+2", rated=True)
+    seek = Seek.objects.get(player=player)
+    page = staff_client.get(reverse("admin:games_seek_changelist")).content.decode()
+    assert player.username in page and "classic:blitz" in page and "3+2" in page
+    assert staff_client.get(reverse("admin:games_seek_add")).status_code == 403
+    change = staff_client.get(reverse("admin:games_seek_change", args=[seek.pk]))
+    assert change.status_code == 200 and 'name="_save"' not in change.content.decode()  # to read, not to edit
+    staff_client.post(reverse("admin:games_seek_delete", args=[seek.pk]), {"post": "yes"})
+    assert not Seek.objects.filter(pk=seek.pk).exists()
