@@ -80,3 +80,28 @@ def test_a_seek_can_be_cancelled(new_context):
     expect(page.locator("#seek-note")).to_have_text("Seek cancelled.")
     expect(page.locator("#seek-form")).to_be_visible()
     expect(page.locator("#seek-list [data-seek]")).to_have_count(0, timeout=LIVE_TIMEOUT)
+
+
+def test_a_ping_asked_while_cancel_is_on_its_way_does_not_undo_it(new_context):
+    """The waiting panel asks every few seconds and when the page hears "me changed". An ask made while Cancel is
+    on its way must not overtake it: its answer would replace the panel first, and Cancel's answer would then land
+    on the panel no longer shown (the page kept saying "Looking for an opponent…" for a seek that was gone)."""
+    page = new_context().new_page()
+    sign_up(page, "dora")
+    page.goto("/games/")
+    page.locator("#seek-form select[name='variant']").select_option("classic")
+    page.locator("#seek-submit").click()
+    expect(page.locator("#seek-status")).to_contain_text("Looking for an opponent…")
+    held = []
+    page.route(re.compile(r"/games/seek/\d+/cancel/$"), lambda route: held.append(route))  # Cancel waits here
+    page.locator("#seek-cancel").click()
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "Cancel was not sent"
+    page.evaluate("document.body.dispatchEvent(new CustomEvent('live-me'))")  # the page hears "me changed": an ask
+    page.wait_for_timeout(500)  # time for that ask's answer, if it went
+    held[0].continue_()
+    expect(page.locator("#seek-note")).to_have_text("Seek cancelled.")
+    expect(page.locator("#seek-form")).to_be_visible()
