@@ -81,11 +81,8 @@ def measure(kind: str, args: argparse.Namespace) -> None:
     env = server_env(url)
     env.update(WEB_CONCURRENCY="1", GUNICORN_THREADS=str(args.threads),
                DJANGO_SESSION_CACHE_LOCATION=str(workdir / "sessions"))
-    os.environ.update({k: v for k, v in env.items() if k.startswith("DJANGO_") or k == "DATABASE_URL"})
-    from django.conf import settings
-    settings.DATABASES["default"]["NAME"] = str(workdir / "db.sqlite3")
     connection.close()
-    connection.settings_dict["NAME"] = str(workdir / "db.sqlite3")
+    connection.settings_dict["NAME"] = str(workdir / "db.sqlite3")  # this process's side: the same scratch file
     call_command("migrate", verbosity=0)
     collect_static(env)
     alice = Player.objects.create(username="alice", password=make_password(PASSWORD))
