@@ -195,7 +195,9 @@ def _attacker_move(state: GridState, rng: random.Random) -> int:
     if threes:
         return rng.choice(threes)
     mine = state.o if side else state.x
-    near = [c for c, _, _, _, _ in scan if any(mine >> n & 1 for n in (c - 1, c + 1, c - 15, c + 15, c - 16, c + 16))]
+    # neighbours in the 15-wide grid; a corner cell's would-be neighbours below 0 are off the board
+    steps = (-16, -15, -14, -1, 1, 14, 15, 16)
+    near = [c for c, _, _, _, _ in scan if any(c + d >= 0 and mine >> (c + d) & 1 for d in steps)]
     return rng.choice(near or [c for c, *_ in scan])
 
 
