@@ -70,7 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
-    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every answer
+    "config.csp.CSPMiddleware",  # the Content-Security-Policy below, on every answer (django-csp, built once)
     "config.slots.RequestSlotsMiddleware",  # at most REQUEST_SLOTS requests at once per process (gunicorn)
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them

@@ -1,6 +1,6 @@
 """The move list (``games/board.html#moves``) and the replay's words, every move named by its cell name.
 
-The rows are ``GameView.moves`` (ply, side, move, name); the replay adds which step is shown and which moves
+The rows are ``GameView.moves`` as tuples (``move_rows``); the replay adds which step is shown and which moves
 the analysis found to be mistakes.
 """
 
@@ -13,15 +13,17 @@ from ...pov import GameView, other_side
 from ...services import mistakes_by_side
 from .graph import percent
 
-
-def mistakes(verdicts: list[MoveVerdict] | None) -> set[int]:
-    """The plies the analysis marks in the move list ("?" or "??")."""
-    return {ply for ply, v in enumerate(verdicts or (), start=1) if v.mistake}
+#: a row of the move list: ply, side ("X"), its mark's class ("x"), the cell name, the analysis' verdict ("??", "?", "")
+MoveRow = tuple[int, str, str, str, str]
 
 
-def blunders(verdicts: list[MoveVerdict] | None) -> set[int]:
-    """The plies among ``mistakes`` marked "??"."""
-    return {ply for ply, v in enumerate(verdicts or (), start=1) if v.verdict == "??"}
+def move_rows(view: GameView, verdicts: list[MoveVerdict] | None = None) -> list[MoveRow]:
+    """The move list's rows, as tuples the template's loop unpacks: every row is drawn on every move answer, and
+    a tuple spares the template engine an attribute lookup (and a failed dictionary lookup) per field."""
+    marks = {
+        ply: "??" if v.verdict == "??" else "?" for ply, v in enumerate(verdicts or (), start=1) if v.mistake
+    }
+    return [(row.ply, row.side, row.side.lower(), row.name, marks.get(row.ply, "")) for row in view.moves]
 
 
 def standing(proven: str | None, chance: float) -> str:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from ...models import Game
 from ...pov import GameView
 from .board import live_board
+from .moves import move_rows
 
 #: after a two-player game ends, its players' pages keep polling this long for a rematch offer
 REMATCH_WINDOW = timedelta(minutes=10)
@@ -135,7 +136,7 @@ def play_context(
         "game": game,
         "urls": game_urls(game.pk),
         "board": live_board(view),
-        "moves": view.moves,
+        "moves": move_rows(view),
         "nested": view.variant.nested,
         "variant_label": view.variant.describe(),
         "page_title": page_title(view),
