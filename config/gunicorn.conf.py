@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 bind = os.environ.get("BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
@@ -35,3 +36,12 @@ proc_name = "tictactoe"
 # gunicorn's runtime control socket lives at one fixed path per user: two servers on one machine (the
 # benchmark's, a developer's) would fight over it, and nothing here uses it.
 control_socket_disable = True
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """The preloaded app (Django's modules, settings, URL patterns: some 120,000 objects that live as long as the
+    process) is moved out of the garbage collector's sight before each worker is forked. A worker's full
+    collection then walks only what it made itself: measured in-process, 6 ms instead of 88 ms, and about
+    0.12 ms instead of 0.21 ms of collection per move request (docs/benchmarks.md). It also keeps the shared
+    pages shared: the collector no longer writes to the parent's objects (Python's gc.freeze documentation)."""
+    gc.freeze()

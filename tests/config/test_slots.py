@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import runpy
+import subprocess
+import sys
 import threading
 import time
 
@@ -141,3 +143,14 @@ def test_gunicorns_config_gives_each_process_one_slot(monkeypatch):
     monkeypatch.setenv("WEB_REQUEST_SLOTS", "3")  # an operator's choice stands
     runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
     assert os.environ["WEB_REQUEST_SLOTS"] == "3"
+
+
+def test_gunicorns_workers_are_forked_with_the_preloaded_app_frozen():
+    # in a process of its own: freezing the test process's objects would change every test after this one
+    script = (
+        "import gc, runpy; conf = runpy.run_path('config/gunicorn.conf.py'); before = gc.get_freeze_count(); "
+        "conf['pre_fork'](None, None); print(before, gc.get_freeze_count())"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    before, after = map(int, out.split())
+    assert before == 0 and after > 1000
