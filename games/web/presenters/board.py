@@ -2,12 +2,18 @@
 
 The web contract (DESIGN.md): every cell carries ``data-cell`` and ``data-mark``; a cell the viewer may play now
 is a button with ``data-move`` (and ``data-name``, its cell name, which board.js says after a first tap). A cell
-is a tuple the template unpacks, because a 19 x 19 board has 361 of them.
+is a tuple the template unpacks, because a 19 x 19 board has 361 of them; ``cells_html`` draws them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
+
+from django.conf import settings
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
 
 from ...engine import State
 from ...pov import GameView
@@ -26,10 +32,14 @@ def column_letters(cols: int) -> list[str]:
     return [chr(ord("a") + c) for c in range(cols)]
 
 
+#: a cell as the template draws it: move (as text), mark, name, playable, hint, extra classes, label
+Cell = tuple[str, str, str, bool, bool, str, str]
+
+
 def _cells(
     state: State, moves: range, *, playable: set[int], last: int | None, hint: int | None, winning: set[int],
     extra: Any = None,
-) -> list[tuple[str, str, str, bool, bool, str, str]]:
+) -> list[Cell]:
     """One tuple per cell, as ``games/board.html#cells`` unpacks it: the move (as text), its mark, its name, whether
     it is playable, whether it is the hint, extra classes, and its label; ``extra(move)``: help after the name in
     the label ("keypad 5", "board 5")."""
@@ -54,6 +64,22 @@ def _cells(
             label += ", in the winning line"
         cells.append((str(m), mark, name, False, False, classes, label))
     return cells
+
+
+@lru_cache(maxsize=20_000)
+def _cell_html(cell: Cell) -> str:
+    return get_template("games/board.html#cells").render({"cells": (cell,)})
+
+
+def cells_html(cells: Sequence[Cell]) -> SafeString:
+    """The cells as ``games/board.html#cells`` draws them. A cell's HTML depends on its tuple alone, and a board
+    has few kinds of cell (an empty playable b2, an X on b2, the last move on b2...), so each distinct tuple is
+    drawn by the template once per process and remembered (about 20,000 at most: every cell of every size in
+    every state seen lately). Drawing the nine cells of a move answer was the largest part of its template work.
+    Under DEBUG the template draws every cell every time, so that an edited template shows at once."""
+    if settings.DEBUG:
+        return mark_safe(get_template("games/board.html#cells").render({"cells": cells}))
+    return mark_safe("".join(map(_cell_html, cells)))
 
 
 def board_context(
@@ -81,8 +107,8 @@ def board_context(
                 "active": b in active and (not live or bool(playable)),
                 # on the live page, for whoever is not to move: where the next move will be, without inviting a click
                 "next": live and not playable and b in active and not state.is_over and running,
-                "cells": _cells(state, range(9 * b, 9 * b + 9), playable=playable, last=last, hint=hint,
-                                winning=winning, extra=lambda m: f"board {m // 9 + 1}"),
+                "cells": cells_html(_cells(state, range(9 * b, 9 * b + 9), playable=playable, last=last, hint=hint,
+                                           winning=winning, extra=lambda m: f"board {m // 9 + 1}")),
             }
             for b in range(9)
         ]
@@ -97,8 +123,8 @@ def board_context(
     keypad = (lambda m: f"keypad {m + 1}") if variant.key == "classic" else None
     return {
         "nested": False,
-        "cells": _cells(state, range(variant.cell_count), playable=playable, last=last, hint=hint,
-                        winning=winning, extra=keypad),
+        "cells": cells_html(_cells(state, range(variant.cell_count), playable=playable, last=last, hint=hint,
+                                   winning=winning, extra=keypad)),
         "rows": rows,
         "cols": cols,
         "size_class": size_class(rows, cols),

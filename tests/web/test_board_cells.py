@@ -1,0 +1,45 @@
+"""The board's cells are drawn by the template once per distinct cell and remembered (presenters.board.cells_html):
+the answer must be exactly what the template draws for the whole board, on every kind of board and cell."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import get_template
+
+from games.engine import get_variant
+from games.web.presenters import board as presenter
+
+
+def _drawn_by_the_template(cells):
+    return get_template("games/board.html#cells").render({"cells": cells})
+
+
+@pytest.mark.parametrize(("key", "options", "moves"), [
+    ("classic", {}, [4, 0, 8, 2, 6, 1]),  # O has won: winning cells, the last move, marks
+    ("mnk", {"rows": 15, "cols": 15, "k": 5}, [112, 113, 97]),
+    ("ultimate", {}, [40, 36, 4]),
+])
+def test_remembered_cells_are_the_templates_own(settings, key, options, moves):
+    settings.DEBUG = False
+    state = get_variant(key, **options).new_game()
+    for move in moves:
+        state = state.play(move)
+    playable = set(state.legal_moves()) if not state.is_over else set()
+    cells = presenter._cells(state, range(state.variant.cell_count), playable=playable, last=moves[-1],
+                             hint=min(playable) if playable else None, winning=set(state.winning_cells))
+    presenter._cell_html.cache_clear()
+    first = presenter.cells_html(cells)
+    assert first == _drawn_by_the_template(cells)
+    misses = presenter._cell_html.cache_info().misses
+    assert presenter.cells_html(cells) == first  # again: every cell from memory, none drawn anew
+    assert presenter._cell_html.cache_info().misses == misses
+    assert presenter._cell_html.cache_info().hits >= len(cells)
+
+
+def test_under_debug_every_cell_is_drawn_by_the_template(settings):
+    settings.DEBUG = True
+    state = get_variant("classic").new_game().play(4)
+    cells = presenter._cells(state, range(9), playable={0, 1}, last=4, hint=None, winning=set())
+    presenter._cell_html.cache_clear()
+    assert presenter.cells_html(cells) == _drawn_by_the_template(cells)
+    assert presenter._cell_html.cache_info().currsize == 0
