@@ -8,15 +8,13 @@ is a tuple the template unpacks, because a 19 x 19 board has 361 of them; ``cell
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
-from django.conf import settings
-from django.template.loader import get_template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from ...engine import State
 from ...pov import GameView
+from .drawn import draw_each
 
 #: frame classes by the longer side of a grid board: big cells for classic, none to spare on 19 x 19
 SIZE_CLASSES = ((5, "small"), (10, "medium"))
@@ -66,20 +64,9 @@ def _cells(
     return cells
 
 
-@lru_cache(maxsize=20_000)
-def _cell_html(cell: Cell) -> str:
-    return get_template("games/board.html#cells").render({"cells": (cell,)})
-
-
 def cells_html(cells: Sequence[Cell]) -> SafeString:
-    """The cells as ``games/board.html#cells`` draws them. A cell's HTML depends on its tuple alone, and a board
-    has few kinds of cell (an empty playable b2, an X on b2, the last move on b2...), so each distinct tuple is
-    drawn by the template once per process and remembered (about 20,000 at most: every cell of every size in
-    every state seen lately). Drawing the nine cells of a move answer was the largest part of its template work.
-    Under DEBUG the template draws every cell every time, so that an edited template shows at once."""
-    if settings.DEBUG:
-        return mark_safe(get_template("games/board.html#cells").render({"cells": cells}))
-    return mark_safe("".join(map(_cell_html, cells)))
+    """The cells as ``games/board.html#cells`` draws them, each distinct cell drawn once per process (drawn.py)."""
+    return draw_each("games/board.html#cells", "cells", cells)
 
 
 def board_context(

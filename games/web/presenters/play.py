@@ -18,6 +18,7 @@ from django.utils import timezone
 from ...models import Game
 from ...pov import GameView
 from .board import live_board
+from .drawn import draw_each
 from .moves import move_rows
 
 #: after a two-player game ends, its players' pages keep polling this long for a rematch offer
@@ -130,13 +131,15 @@ def play_context(
 ) -> dict[str, Any]:
     """The context of the game page and of its ``#play`` partial: the view and what the page draws of it."""
     game = view.game
+    rows = move_rows(view)
     every = poll_every(view) or (POLL_EVERY if hint_pending else "")
     return {
         "view": view,
         "game": game,
         "urls": game_urls(game.pk),
         "board": live_board(view),
-        "moves": move_rows(view),
+        "moves": rows,
+        "moves_html": draw_each("games/board.html#move_rows", "moves", rows),
         "nested": view.variant.nested,
         "variant_label": view.variant.describe(),
         "page_title": page_title(view),

@@ -1,5 +1,6 @@
-"""The board's cells are drawn by the template once per distinct cell and remembered (presenters.board.cells_html):
-the answer must be exactly what the template draws for the whole board, on every kind of board and cell."""
+"""The board's cells and the game page's move rows are drawn by their partials once per distinct item and remembered
+(presenters/drawn.py): the answer must be exactly what the template draws for the whole board or list, on every
+kind of board and cell."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.template.loader import get_template
 
 from games.engine import get_variant
 from games.web.presenters import board as presenter
+from games.web.presenters.drawn import _drawn, draw_each
 
 
 def _drawn_by_the_template(cells):
@@ -27,19 +29,30 @@ def test_remembered_cells_are_the_templates_own(settings, key, options, moves):
     playable = set(state.legal_moves()) if not state.is_over else set()
     cells = presenter._cells(state, range(state.variant.cell_count), playable=playable, last=moves[-1],
                              hint=min(playable) if playable else None, winning=set(state.winning_cells))
-    presenter._cell_html.cache_clear()
+    _drawn.cache_clear()
     first = presenter.cells_html(cells)
     assert first == _drawn_by_the_template(cells)
-    misses = presenter._cell_html.cache_info().misses
+    misses = _drawn.cache_info().misses
     assert presenter.cells_html(cells) == first  # again: every cell from memory, none drawn anew
-    assert presenter._cell_html.cache_info().misses == misses
-    assert presenter._cell_html.cache_info().hits >= len(cells)
+    assert _drawn.cache_info().misses == misses
+    assert _drawn.cache_info().hits >= len(cells)
 
 
 def test_under_debug_every_cell_is_drawn_by_the_template(settings):
     settings.DEBUG = True
     state = get_variant("classic").new_game().play(4)
     cells = presenter._cells(state, range(9), playable={0, 1}, last=4, hint=None, winning=set())
-    presenter._cell_html.cache_clear()
+    _drawn.cache_clear()
     assert presenter.cells_html(cells) == _drawn_by_the_template(cells)
-    assert presenter._cell_html.cache_info().currsize == 0
+    assert _drawn.cache_info().currsize == 0
+
+
+def test_move_rows_too(settings):
+    settings.DEBUG = False
+    rows = [(1, "X", "x", "b2", ""), (2, "O", "o", "a3", ""), (3, "X", "x", "c1", "")]  # presenters.moves.move_rows
+    expected = get_template("games/board.html#move_rows").render({"moves": rows})
+    assert expected.count("<tr ") == 3 and '<td class="move-name">c1</td>' in expected
+    _drawn.cache_clear()
+    assert draw_each("games/board.html#move_rows", "moves", rows) == expected
+    assert draw_each("games/board.html#move_rows", "moves", rows) == expected
+    assert _drawn.cache_info().hits == len(rows)
