@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable
 from datetime import timedelta
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from .models import Event, Game, Opponent
@@ -174,8 +174,11 @@ class Hub:
                     self._idle_since = None
                 elif self._idle_since is None:
                     self._idle_since = time.monotonic()
-                elif time.monotonic() - self._idle_since > IDLE_RESET:
+                elif self._last_id is not None and time.monotonic() - self._idle_since > IDLE_RESET:
                     self._last_id = None  # nobody has listened for a while: the next page primes it again
+                    # and the database connection this thread opened is given back: an idle process holds none
+                    # (PostgreSQL counts them; a test database could not be dropped while one was open)
+                    connections.close_all()
             if idle:
                 continue  # nobody listens: no query
             try:

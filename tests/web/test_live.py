@@ -113,3 +113,31 @@ def test_past_the_cap_a_stream_is_refused_with_when_to_ask_again(player, setting
     assert ask().status_code == 200
     first.close()
     assert hub.listeners == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_hub_gives_its_database_connection_back(monkeypatch):
+    # A process nobody listens to holds no connection (on PostgreSQL one per process would count against the
+    # server's limit, and an open one kept the test database from being dropped).
+    import threading
+
+    import games.live
+
+    closed = threading.Event()
+
+    class Spy:
+        def close_all(self):
+            if threading.current_thread().name == "live-hub":
+                closed.set()
+
+    monkeypatch.setattr(games.live, "IDLE_RESET", 0.05)
+    monkeypatch.setattr(games.live, "connections", Spy())
+    hub = Hub(every=0.01)
+    try:
+        hub.prime()
+        page = listening(hub, LOBBY)
+        time.sleep(0.05)  # the hub reads while the page listens
+        hub.unsubscribe(page)
+        assert closed.wait(5), "the idle hub kept its connection"
+    finally:
+        hub._stop.set()
