@@ -65,109 +65,6 @@ def test_root_redirects_to_games_or_to_the_front_door(client, player_client):
 # New game ---------------------------------------------------------------------------------------
 
 
-def test_new_game_form_has_contract_fields(player_client):
-    response = player_client.get(reverse("games:new"))
-    assert response.status_code == 200
-    html = response.content.decode()
-    fields = ("variant", "size", "rows", "cols", "k", "closed_boards", "random_start", "opponent", "strategy", "side")
-    for name in fields:
-        assert f'name="{name}"' in html
-    assert "htmx" in html and "X-CSRFToken" in html
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        new_game_data(),
-        new_game_data(variant="nxn", size="6"),
-        new_game_data(variant="mnk", rows="15", cols="15", k="5", opponent="easy", strategy="random"),
-        new_game_data(variant="ultimate", closed_boards="on", opponent="watch", strategy="random"),
-        new_game_data(variant="multi", random_start="on", side="random"),
-        new_game_data(opponent="human", side="O"),
-    ],
-)
-def test_new_game_creates_and_redirects(player_client, player, data):
-    response = player_client.post(reverse("games:new"), data)
-    game = Game.objects.get()
-    assert response.status_code == 302
-    assert response["Location"] == reverse("games:detail", args=[game.pk])
-    assert game.variant == data["variant"] and game.created_by == player
-    if data["variant"] == "nxn":
-        assert game.options == {"size": 6}
-    if data["variant"] == "ultimate":
-        assert game.options == {"closed_boards": True}
-    if data["variant"] == "multi":
-        assert game.start_board is not None
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        new_game_data(variant="nope"),
-        new_game_data(variant="nxn", size="99"),
-        new_game_data(variant="nxn", size="abc"),
-        new_game_data(variant="mnk", rows="3", cols="3", k="5"),
-        new_game_data(variant="mnk", rows="40", cols="15", k="5"),
-        new_game_data(opponent="god"),
-        new_game_data(opponent="easy", side="Z"),  # (on one screen there is no side to choose)
-        new_game_data(opponent="easy", strategy="nonsense"),
-        new_game_data(variant="nxn", size="5.0"),  # Django's IntegerField reads it; the API does not, nor do we
-        new_game_data(variant="nxn", size="٥"),
-    ],
-)
-def test_new_game_refuses_forged_settings(player_client, data):
-    response = player_client.post(reverse("games:new"), data)
-    assert response.status_code == 400
-    assert Game.objects.count() == 0
-    assert b"form-errors" in response.content or b"field-errors" in response.content
-
-
-@pytest.mark.parametrize(
-    ("data", "options"),
-    [
-        # typed for n x n, then the variant switched back to classic: the size field is hidden, not sent away
-        (new_game_data(variant="classic", size="12"), {}),
-        (new_game_data(variant="ultimate", size="abc", rows="2", k="99", random_start="on"), {"closed_boards": False}),
-        (new_game_data(variant="nxn", size="4", rows="99"), {"size": 4}),
-        # a name typed for another player, then a computer chosen; a strategy picked, then two on one screen
-        (new_game_data(opponent="easy", invite="bob", side="X"), {}),
-        (new_game_data(opponent="local", strategy="random"), {}),
-        (new_game_data(opponent="local", strategy="nonsense"), {}),
-    ],
-)
-def test_new_game_ignores_the_fields_the_page_hides(player_client, data, options):
-    """The form shows the fields of the chosen variant and opponent only, and keeps what was typed in the others
-    (switching back finds it): those are left out, or their errors would send back a page showing none."""
-    response = player_client.post(reverse("games:new"), data)
-    assert response.status_code == 302, response.content.decode()[:3000]
-    game = Game.objects.get()
-    assert game.options == options and game.invitee is None
-    if data["opponent"] == "local":
-        assert not game.x_strategy and not game.o_strategy
-
-
-def test_an_impossible_option_is_shown_on_its_field(player_client):
-    response = player_client.post(reverse("games:new"), new_game_data(variant="mnk", rows="7", cols="5", k="9"))
-    html = response.content.decode()
-    assert response.status_code == 400 and Game.objects.count() == 0
-    field = html.split('name="k"')[0].rsplit("<input", 1)[1] + html.split('name="k"')[1].split(">")[0]
-    assert 'aria-invalid="true"' in field  # the k field is marked, its message tied to it
-    assert "k=9 cannot be larger than the board (7 x 5): k must be at most 7" in html
-
-
-def test_new_game_refuses_strategy_not_supporting_variant(player_client):
-    from games.engine import STRATEGIES, get_strategy, get_variant
-
-    ultimate = get_variant("ultimate")
-    unsupported = [name for name in STRATEGIES if not get_strategy(name).supports(ultimate)]
-    assert "ring" in unsupported  # ring plays classic only
-    response = player_client.post(
-        reverse("games:new"), new_game_data(variant="ultimate", opponent="hard", strategy=unsupported[0])
-    )
-    assert response.status_code == 400 and Game.objects.count() == 0
-    assert b"does not support" in response.content
-
-
 # Game page --------------------------------------------------------------------------------------
 
 
@@ -528,144 +425,6 @@ def test_move_with_a_quick_computer_reply_costs_the_same_few_queries(player_clie
     assert game.ply == 4 and game.move_list.count(",") == 3
 
 
-# History --------------------------------------------------------------------------------------------
-
-
-def finish(game, player, moves=(0, 3, 1, 4, 2)):
-    for move in moves:
-        move_play(game=game, player=player, move=move)
-
-
-def test_history_lists_my_games_newest_first(player_client, player, other_player, make_game):
-    first = make_game()
-    second = vs_random(player)
-    mine_hidden = game_create(player=other_player, variant="classic", options={}, opponent="local", side="X")
-    html = player_client.get(reverse("games:history")).content.decode()
-    assert html.index(f'data-game="{second.pk}"') < html.index(f'data-game="{first.pk}"')
-    assert f'data-game="{mine_hidden.pk}"' not in html
-
-
-def test_history_filters(player_client, player):
-    won = vs_random(player)
-    finish(won, player, ())  # unfinished for now
-    lost = vs_random(player, side="O")
-    nxn = game_create(player=player, variant="nxn", options={"size": 4}, opponent="easy", side="X", strategy="random")
-    Game.objects.filter(pk=won.pk).update(status="finished", result="X")
-    Game.objects.filter(pk=lost.pk).update(status="finished", result="X")
-
-    def listed(**params):
-        html = player_client.get(reverse("games:history"), params).content.decode()
-        return {int(pk) for pk in re.findall(r'data-game="(\d+)"', html)}
-
-    assert listed() == {won.pk, lost.pk, nxn.pk}
-    assert listed(result="won") == {won.pk}
-    assert listed(result="lost") == {lost.pk}
-    assert listed(result="unfinished") == {nxn.pk}
-    assert listed(result="drawn") == set()
-    assert listed(variant="nxn") == {nxn.pk}
-    assert listed(variant="classic", result="lost") == {lost.pk}
-    assert listed(variant="bogus") == {won.pk, lost.pk, nxn.pk}  # an unknown filter is left out (and named)
-    assert listed(variant="bogus", result="lost") == {lost.pk}  # the filters that make sense still hold
-
-
-@pytest.mark.parametrize("htmx", [True, False])
-def test_history_names_a_filter_it_does_not_know(player_client, player, htmx):
-    params = {"variant": "nope", "result": "bogus"}
-    response = player_client.get(reverse("games:history"), params, **(HTMX if htmx else {}))
-    assert response.status_code == 400
-    html = response.content.decode()
-    if not htmx:  # the full page shows it under the filters; the partial is only the table
-        assert (
-            "There is no variant called “nope”, so every variant is shown. "
-            "There is no result filter called “bogus”, so any result is shown."
-        ) in html
-        assert 'id="filter-error"' in html
-    assert player_client.get(reverse("games:history"), {"variant": "nxn"}).status_code == 200
-    assert 'id="filter-error"' not in player_client.get(reverse("games:history")).content.decode()
-
-
-def test_an_empty_history_says_why(player_client, make_game):
-    assert "No games here yet." in player_client.get(reverse("games:history")).content.decode()
-    make_game()
-    html = player_client.get(reverse("games:history"), {"variant": "ultimate"}).content.decode()
-    assert "No games match these filters." in html and "No games here yet." not in html
-
-
-def test_history_htmx_partial_and_pagination(player_client, player, make_game):
-    for _ in range(23):
-        make_game()
-    response = player_client.get(reverse("games:history"))
-    html = response.content.decode()
-    assert len(re.findall(r'data-game="', html)) == 20
-    assert "Page 1 of 2" in html
-    response = player_client.get(reverse("games:history"), {"page": 2}, **HTMX)
-    html = response.content.decode()
-    assert html.lstrip().startswith('<div id="history"') and "<html" not in html
-    assert len(re.findall(r'data-game="', html)) == 3
-    # A page that is not there: the nearest is shown; a typed link is told so (400), the list refreshing itself is not
-    for page, says in (("999", "There is no page 999 (pages 1 to 2), so page 2 is shown."),
-                        ("0", "There is no page 0 (pages 1 to 2), so page 2 is shown."),
-                        ("abc", "“abc” is not a page number, so page 1 is shown."),
-                        ("-1", "“-1” is not a page number, so page 1 is shown."),
-                        ("٢", "“٢” is not a page number, so page 1 is shown.")):
-        response = player_client.get(reverse("games:history"), {"page": page})
-        assert response.status_code == 400 and says in response.content.decode(), page
-        assert len(re.findall(r'data-game="', response.content.decode())) in (3, 20)
-    refreshed = player_client.get(reverse("games:history"), {"page": "3"}, **HTMX)
-    assert refreshed.status_code == 200 and len(re.findall(r'data-game="', refreshed.content.decode())) == 3
-
-
-# Replay ---------------------------------------------------------------------------------------------
-
-
-def test_replay_steps_through_the_moves(player_client, make_game, player):
-    game = make_game()
-    finish(game, player)
-    url = reverse("games:replay", args=[game.pk])
-    html = player_client.get(url).content.decode()
-    assert re.search(r'id="status"[^>]*>X wins<', html)
-    assert html.count('data-mark="X"') == 3 and data_moves(html) == []
-
-    response = player_client.get(url, {"ply": 2}, **HTMX)
-    html = response.content.decode()
-    assert html.lstrip().startswith('<div id="replay"')
-    assert response["HX-Replace-Url"] == f"{url}?ply=2" and "HX-Push-Url" not in response
-    assert html.count('data-mark="X"') == 1 and html.count('data-mark="O"') == 1
-    assert 'data-cell="3" data-mark="O"' in html
-    assert "After move 2 of 5" in html
-
-    html = player_client.get(url, {"ply": 0}).content.decode()
-    assert 'data-mark="X"' not in html and 'id="replay-first" aria-disabled="true"' in html
-    # not a position of this game: refused (400), with the end shown and the reason
-    for ply, says in (("junk", "“junk” is not a number of moves"), ("-1", "“-1” is not a number of moves"),
-                      ("٣", "“٣” is not a number of moves"), ("99", "This game has 5 moves: there is no position after "
-                                                                   "move 99, so its end is shown.")):
-        response = player_client.get(url, {"ply": ply})
-        html = response.content.decode()
-        assert response.status_code == 400 and says in html, ply
-        assert html.count('data-mark="X"') == 3 and "5 / 5" in html
-
-
-def test_the_replay_end_is_announced_in_the_players_words(player_client, player):
-    game = vs_random(player)  # alice is X
-    player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX)  # the computer answers
-    game_resign(game=game, player=player)
-    html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 2}, **HTMX).content.decode()
-    said = html.split('id="replay-announce" hx-swap-oob="innerHTML">')[1].split("<")[0]
-    assert said.startswith("Move 2 of 2: O on ") and said.endswith("O wins (X resigned) — you lost."), said
-    assert 'class="status status-lost"' in html  # in the game page's colours too
-
-
-def test_replay_of_nested_game(player_client, make_game, player):
-    game = make_game(variant="multi")
-    for move in (36, 2, 26):
-        move_play(game=game, player=player, move=move)
-    html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3}).content.decode()
-    assert len(re.findall(r"data-cell=", html)) == 81
-    names = [get_variant("multi").cell_name(move) for move in (36, 2, 26)]  # as one 9 x 9 board
-    assert "Play No." in html and re.findall(r'<td class="move-name">(\w+)', html) == names == ["d6", "c9", "i7"]
-
-
 def test_game_ids_out_of_the_databases_range_are_404(player_client):
     for url in ("/games/99999999999999999999/", "/games/0/"):
         assert player_client.get(url).status_code == 404
@@ -710,7 +469,7 @@ def test_htmx_answers_announce_the_latest_move_for_screen_readers(player_client,
 
 def test_draw_and_rematch_offers_are_announced_to_both_players(duel, player, other_player, player_client,
                                                                  other_client):
-    from games.services import draw_offer, game_resign, rematch_offer
+    from games.services import draw_offer, rematch_offer
 
     move_play(game=duel, player=player, move=4)
     draw_offer(game=duel, player=other_player)
@@ -735,6 +494,11 @@ def test_pages_answer_head_like_get(player_client, name):
 
 
 # What won the game ---------------------------------------------------------------------------------------
+
+
+def finish(game, player, moves=(0, 3, 1, 4, 2)):
+    for move in moves:
+        move_play(game=game, player=player, move=move)
 
 
 def win_cells(html: str) -> list[int]:
@@ -822,51 +586,6 @@ def test_a_game_on_one_screen_says_so_beside_its_players(player_client, player, 
     history = player_client.get(reverse("games:history")).content.decode()
     assert re.search(rf'data-game="{local.pk}" data-side="X and O"', history)
     assert re.search(rf'data-game="{computer.pk}" data-side="X"', history)
-
-
-def _default_visibility(html: str) -> str:
-    return re.search(r'<select name="visibility"[^>]*>\s*<option value=""[^>]*>([^<]*)</option>', html).group(1)
-
-
-def test_the_default_of_who_may_watch_says_what_it_comes_to(player_client, other_player):
-    new = reverse("games:new")
-    assert _default_visibility(player_client.get(new).content.decode()) == "Default: anyone"
-    # "Challenge bob" from bob's profile: a named challenge, private by default
-    page = player_client.get(new, {"invite": other_player.username}).content.decode()
-    assert _default_visibility(page) == "Default: the two players"
-    # a form sent back with an error says it for what was chosen
-    refused = player_client.post(new, new_game_data(opponent="human", invite=other_player.username, side="Z"))
-    assert refused.status_code == 400
-    assert _default_visibility(refused.content.decode()) == "Default: the two players"
-    refused = player_client.post(new, new_game_data(opponent="human", invite=" ", side="Z"))
-    assert _default_visibility(refused.content.decode()) == "Default: anyone"
-    lobby = player_client.get(reverse("games:history")).content.decode()
-    assert _default_visibility(lobby) == "Default: anyone"
-
-
-def test_a_refused_new_game_opens_on_the_field_to_fix(player_client):
-    response = player_client.post(reverse("games:new"), new_game_data(opponent="human", invite="nobody-here"))
-    assert response.status_code == 400
-    html = response.content.decode()
-    assert "There is no player called" in html
-    assert re.search(r'<input type="text" name="invite"[^>]* autofocus', html), html
-    assert len(re.findall(r"<(?:input|select)[^>]* autofocus", html)) == 1
-    response = player_client.post(reverse("games:new"), new_game_data(variant="nxn", size="12"))
-    assert re.search(r'<input[^>]* name="size"[^>]* autofocus', response.content.decode())
-
-
-@pytest.mark.parametrize("opponent", ["local", "watch"])
-def test_a_game_without_a_side_to_choose_ignores_the_side(player_client, player, opponent):
-    """On one screen the player takes both sides and watches both computers: the page hides the side, and the
-    server ignores whatever it holds."""
-    page = player_client.get(reverse("games:new")).content.decode()
-    assert '<fieldset data-for-opponent="easy medium hard human">\n      <legend>Your side</legend>' in page
-    response = player_client.post(reverse("games:new"), new_game_data(opponent=opponent, side="nonsense"))
-    assert response.status_code == 302
-    game = Game.objects.get()
-    assert game.opponent == opponent
-    response = player_client.post(reverse("games:new"), new_game_data(opponent="easy", side="nonsense"))
-    assert response.status_code == 400 and Game.objects.count() == 1  # where it is shown, it counts
 
 
 def test_my_games_says_drawn_for_every_kind_of_game(player_client, player):
