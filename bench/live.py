@@ -92,7 +92,7 @@ def measure(kind: str, args: argparse.Namespace) -> None:
     port = free_port()
     env["PORT"] = str(port)
     app = "config.asgi:application" if kind == "asgi" else "config.wsgi:application"
-    env["GUNICORN_WORKER_CLASS"] = "uvicorn_worker.UvicornWorker" if kind == "asgi" else "gthread"
+    env["GUNICORN_WORKER_CLASS"] = "uvicorn_worker.UvicornWorker" if kind == "asgi" else "config.gworker.ThreadWorker"
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

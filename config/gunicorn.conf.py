@@ -11,7 +11,8 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # Threads, so that a page's live stream (/games/live/: one held request per open page, idle but for a notice now
 # and then) does not hold a whole process: requests are served by a pool of threads per process; keep-alive
 # connections wait in gunicorn's poller, not in a thread. GUNICORN_THREADS bounds the open pages per process.
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# config/gworker.py: gunicorn's threaded worker, taking a connection only when its request slot is free.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "config.gworker.ThreadWorker")
 threads = int(os.environ.get("GUNICORN_THREADS", "1000"))
 # The threads hold the live pages' streams (about 330 kB each, docs/benchmarks.md); ordinary requests take one slot
 # per process (config/slots.py). Streams stop short of the thread count (LIVE_MAX_STREAMS, games/web/views/live.py),
@@ -22,8 +23,10 @@ worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", str(threads + 10
 # The app is imported once, before the workers fork (less memory, faster start); Django opens no
 # database connection at import, so none is shared between workers.
 preload_app = True
-# Sync workers should sit behind a buffering proxy (nginx, a load balancer) that speaks keep-alive to clients.
-keepalive = 5
+# Every answer closes its connection, so that the next request goes to whichever process is free (a kept-alive
+# connection would bring its client back to the same process, busy or not: config/gworker.py). Put a buffering
+# proxy (nginx, a load balancer) in front that speaks keep-alive to the browsers; the streams are single requests.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "0"))
 timeout = 30
 graceful_timeout = 10
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))

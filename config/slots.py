@@ -11,6 +11,11 @@ the streams: a stream takes a slot only while its view sets it up, not while it 
 ``REQUEST_SLOTS`` (environment ``WEB_REQUEST_SLOTS``) 0 turns this off (the development server and the tests);
 config/gunicorn.conf.py sets 1. A request that waits longer than ``REQUEST_SLOT_WAIT`` seconds for a slot gets a
 503 with Retry-After rather than a gunicorn timeout.
+
+gunicorn's worker (config/gworker.py) takes a new connection only when a slot is free, and reserves the slot
+for it as it accepts it (``reserve``; the thread that handles the connection is handed the reservation, and its
+request's middleware uses it instead of queueing): the process that is free serves the next request, as with
+gunicorn's sync workers, instead of each process serving whichever clients' connections it happens to hold.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+#: this thread's request was accepted with a slot already reserved for it (config/gworker.py)
+_handed = threading.local()
+
 
 class FairSlots:
     """A counting semaphore that serves waiters in arrival order: a freed slot goes to the longest waiting
@@ -32,6 +40,8 @@ class FairSlots:
         self._free = slots
         self._lock = threading.Lock()
         self._waiters: deque[threading.Event] = deque()
+        #: called (from the releasing thread) when a slot becomes free with nobody waiting for it
+        self.freed: Callable[[], None] | None = None
 
     def acquire(self, timeout: float) -> bool:
         with self._lock:
@@ -52,21 +62,61 @@ class FairSlots:
         with self._lock:
             if self._waiters:
                 self._waiters.popleft().set()  # the slot passes straight to the first in line
-            else:
-                self._free += 1
+                return
+            self._free += 1
+        if self.freed is not None:
+            self.freed()  # gunicorn's worker takes connections again
+
+    def idle(self) -> bool:
+        """A slot is free and nobody waits: a new request would run at once."""
+        return self._free > 0 and not self._waiters
+
+    def reserve(self) -> bool:
+        """Take a free slot now, without waiting, for a connection being accepted; False when none is free."""
+        with self._lock:
+            if self._free and not self._waiters:
+                self._free -= 1
+                return True
+            return False
+
+
+#: the process's slots (the middleware's), for gunicorn's worker; None when slots are off
+PROCESS_SLOTS: FairSlots | None = None
+
+
+def hand_over() -> None:
+    """This thread handles a connection accepted with a reserved slot: its request takes that slot."""
+    _handed.slot = True
+
+
+def give_back() -> None:
+    """The connection's handling is over: a reservation its request never took (no request came, or it was refused
+    before the middleware) is released."""
+    if getattr(_handed, "slot", False):
+        _handed.slot = False
+        if PROCESS_SLOTS is not None:
+            PROCESS_SLOTS.release()
+
+
+def _take_handed() -> bool:
+    if getattr(_handed, "slot", False):
+        _handed.slot = False
+        return True
+    return False
 
 
 class RequestSlotsMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        global PROCESS_SLOTS
         slots = int(getattr(settings, "REQUEST_SLOTS", 0))
-        self.slots = FairSlots(slots) if slots > 0 else None
+        self.slots = PROCESS_SLOTS = FairSlots(slots) if slots > 0 else None
         self.wait = float(getattr(settings, "REQUEST_SLOT_WAIT", 20.0))
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self.slots is None:
             return self.get_response(request)
-        if not self.slots.acquire(timeout=self.wait):
+        if not _take_handed() and not self.slots.acquire(timeout=self.wait):
             response = HttpResponse(
                 "The site is busy: try again in a few seconds.", status=503, content_type="text/plain; charset=utf-8"
             )

@@ -154,3 +154,54 @@ def test_gunicorns_workers_are_forked_with_the_preloaded_app_frozen():
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     before, after = map(int, out.split())
     assert before == 0 and after > 1000
+
+
+# gunicorn's worker (config/gworker.py) reserves the slot as it accepts a connection and hands it to the thread
+# that handles it.
+
+
+@override_settings(REQUEST_SLOTS=1)
+def test_a_reserved_slot_is_handed_to_the_request_and_an_unused_one_given_back():
+    import config.slots as slots_module
+
+    middleware = _middleware(lambda request: HttpResponse("ok"))
+    slots = middleware.slots
+    freed = []
+    slots.freed = lambda: freed.append(1)
+    assert slots_module.PROCESS_SLOTS is slots and slots.idle()
+    assert slots.reserve() and not slots.idle() and not slots.reserve()  # one slot: taken as the worker accepts
+    slots_module.hand_over()
+    assert middleware(RequestFactory().get("/")).status_code == 200  # its request runs at once, on that slot
+    assert slots.idle() and freed == [1]  # and frees it: the worker listens again
+    slots_module.give_back()  # nothing left to give back
+    assert slots.idle() and freed == [1]
+    assert slots.reserve()
+    slots_module.hand_over()
+    slots_module.give_back()  # the connection brought no request: the reservation is released
+    assert slots.idle() and freed == [1, 1]
+
+
+@override_settings(REQUEST_SLOTS=1, REQUEST_SLOT_WAIT=5)
+def test_a_request_without_a_reservation_waits_for_a_reserved_one():
+    middleware = _middleware(lambda request: HttpResponse("ok"))
+    assert middleware.slots.reserve()  # another connection's, accepted a moment ago
+    answers = []
+    waiter = threading.Thread(target=lambda: answers.append(middleware(RequestFactory().get("/"))))
+    waiter.start()
+    time.sleep(0.2)
+    assert answers == []  # no reservation handed to this thread: it queues for the slot
+    middleware.slots.release()
+    waiter.join(5)
+    assert answers[0].status_code == 200
+
+
+def test_gunicorn_runs_the_reserving_worker_and_closes_every_answer(monkeypatch):
+    monkeypatch.delenv("GUNICORN_WORKER_CLASS", raising=False)
+    monkeypatch.delenv("GUNICORN_KEEPALIVE", raising=False)
+    conf = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    assert conf["worker_class"] == "config.gworker.ThreadWorker" and conf["keepalive"] == 0
+    from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
+
+    from config.gworker import ThreadWorker
+
+    assert issubclass(ThreadWorker, GunicornThreadWorker)
