@@ -343,7 +343,9 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
 
     logs = Path(tempfile.mkdtemp(prefix="ttt-bench-mixed-"))
     port = free_port()
-    worker_class = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(args.server, "config.gworker.ThreadWorker")
+    worker_class = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(
+        args.server, "config.gworker.ThreadWorker"
+    )
     env.update(PORT=str(port), WEB_CONCURRENCY=str(args.web_workers), GUNICORN_WORKER_CLASS=worker_class)
     app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
     web = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],

@@ -270,7 +270,9 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     env["PORT"] = str(port)
     env["WEB_CONCURRENCY"] = str(args.workers)
     app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
-    env["GUNICORN_WORKER_CLASS"] = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(args.server, "config.gworker.ThreadWorker")
+    env["GUNICORN_WORKER_CLASS"] = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(
+        args.server, "config.gworker.ThreadWorker"  # gthread: make serve's worker
+    )
     if args.server == "sync":
         env["GUNICORN_THREADS"] = "1"  # gunicorn runs "sync" with more than one thread as gthread
     proc = subprocess.Popen(

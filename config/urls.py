@@ -14,6 +14,7 @@ from games.web.views import pages as game_pages
 from players import views as player_views
 
 urlpatterns = [
+    path("games/", include("games.web.urls")),  # first: its moves and polls are most of the requests
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
@@ -45,7 +46,6 @@ urlpatterns = [
     path("analysis/best/result/", game_analysis.analysis_best_result, name="analysis_best_result"),
     path("analysis/play/", game_analysis.analysis_play, name="analysis_play"),
     path("players/", include("players.urls")),
-    path("games/", include("games.web.urls")),
     path("api/", api.urls),
     path("", home, name="home"),
 ]
