@@ -16,9 +16,9 @@ the ranking can change with it). ``--adjacent`` plays only neighbouring levels (
   a row): three plies after the "pro" rule of gomoku tournaments, with a random part: X in the centre,
   O on one of its eight neighbours, X's second stone 3 or 4 cells from the centre (Chebyshev distance),
   then O moves. Freestyle 15 x 15 is a first-player win, and with shared random plies near the centre
-  X still won 21 of 30 games between equal players (level 5 against itself) and most games of the
+  X still won 21 of 30 games between equal players (gomoku depth 2 against itself) and most games of the
   ladder, so a couple mostly split 1-1 whatever the levels; after a ``pro`` opening X won 15 of 30
-  (level 5), 12 of 24 (level 6) (docs/ladder.md).
+  (gomoku depth 2 against itself), 12 of 24 (depth 4) and 9 of 16 (0.4 s) (docs/ladder.md).
 - ``N`` (a whole number): N random plies within two cells of the centre (any legal move off grids);
   ``0`` (the default elsewhere) plays from the empty board.
 
