@@ -198,3 +198,11 @@ def test_the_gomoku_rungs_below_hard_are_spread_out() -> None:
     assert not any(s.options["vct"] for s in rungs[1:5])
     hard = rungs[-1]
     assert hard.options == {**hard.options, "seconds": 0.9, "vct": True, "depth": None, "slip": None}
+
+
+def test_the_multi_budgets_are_three_times_the_one_below() -> None:
+    # issue 21: on multi (many draws) 0.4 s scored 58 % against 0.9 s; 0.05 / 0.1 / 0.3 / 0.9 s passed
+    multi, ultimate = get_variant("multi"), get_variant("ultimate")
+    assert [difficulty(multi, level).options["seconds"] for level in (5, 6, 7, 8)] == [0.05, 0.1, 0.3, 0.9]
+    assert [difficulty(ultimate, level).options["seconds"] for level in (5, 6, 7, 8)] == [0.05, 0.15, 0.4, 0.9]
+    assert not any(difficulty(multi, level).options["solver"] for level in (5, 6, 7, 8))
