@@ -62,7 +62,8 @@ bench: $(VENV)/.runtime
 	$(PY) -m games.engine.bench
 
 # The levels 1-8 of one variant play each other: scores, Elo, PASS/FAIL per adjacent pair (docs/ladder.md).
-# Not part of `make test` (minutes). E.g. `make ladder ARGS="--variant ultimate --games 6 --adjacent"`.
+# Not part of `make test` (minutes). E.g. `make ladder ARGS="--variant ultimate --games 6 --adjacent"`; on gomoku-class
+# boards games start from balanced "pro" openings by default (`--opening`).
 ladder: $(VENV)/.runtime
 	$(PY) -m games.engine.ladder $(ARGS)
 

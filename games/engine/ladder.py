@@ -9,9 +9,18 @@ number) so a run is repeatable where the strategies are (time-bounded ones are n
 ``--seconds`` scales the budget of every time-bounded level (0.5: half the time, for a quick look;
 the ranking can change with it). ``--adjacent`` plays only neighbouring levels (what the check needs).
 ``--jobs`` runs games in separate processes: every game builds its own players, nothing is shared.
-``--opening N`` starts every game with N random plies (near the centre on grids), the same for the two
-games of a pair that swap colours: on 15 x 15, where the first player wins most games between equals,
-that makes the couples comparable.
+``--opening`` chooses how games start; the two games of a pair that swap colours share their opening
+(drawn from the pair's seed), so each couple is comparable and a run repeatable:
+
+- ``pro`` (the default on gomoku-class boards: mnk boards too big to solve that are not n x n with n in
+  a row): three plies after the "pro" rule of gomoku tournaments, with a random part: X in the centre,
+  O on one of its eight neighbours, X's second stone 3 or 4 cells from the centre (Chebyshev distance),
+  then O moves. Freestyle 15 x 15 is a first-player win, and with shared random plies near the centre
+  X still won 21 of 30 games between equal players (gomoku depth 2 against itself) and most games of the
+  ladder, so a couple mostly split 1-1 whatever the levels; after a ``pro`` opening X won 15 of 30
+  (gomoku depth 2 against itself), 12 of 24 (depth 4) and 9 of 16 (0.4 s) (docs/ladder.md).
+- ``N`` (a whole number): N random plies within two cells of the centre (any legal move off grids);
+  ``0`` (the default elsewhere) plays from the empty board.
 
 Printed: each pair's result, each level's total score and an Elo estimate (maximum likelihood over
 all games, level 1 anchored at 0; a pair that is all wins is damped by one virtual draw), time per
@@ -33,7 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from . import get_variant
-from .core import State
+from .core import State, Variant
 from .levels import LADDER, difficulty, family
 from .strategies import Strategy, get_strategy
 
@@ -56,7 +65,40 @@ def _scaled(strategy: Strategy, scale: float) -> Strategy:
     return get_strategy(strategy.name, **options)
 
 
-Job = tuple[str, dict[str, Any], int, int, int, float, int]
+Job = tuple[str, dict[str, Any], int, int, int, float, str]
+
+#: the ``pro`` opening, per ply: (nearest, farthest) Chebyshev distance from the centre
+PRO_OPENING = ((0, 0), (1, 1), (3, 4))
+
+
+def default_opening(variant: Variant) -> str:
+    """``pro`` on gomoku-class boards (where the first player wins most games between equals), else ``0``."""
+    return "pro" if family(variant) == "gomoku" else "0"
+
+
+def check_opening(text: str) -> str:
+    """``pro`` or a whole number of random plies (>= 0); argparse's type for ``--opening``."""
+    if text == "pro" or (text.isascii() and text.isdigit()):
+        return text
+    raise argparse.ArgumentTypeError(f"an opening is 'pro' or a whole number of random plies, not {text!r}")
+
+
+def opening_state(variant: Variant, opening: str, seed: int) -> State:
+    """The position after ``opening`` (``pro`` or a number of random plies), drawn from ``seed``.
+
+    The ladder passes ``seed // 2``, the same for the two games of a colour-swapped couple."""
+    state = variant.new_game()
+    rng = random.Random(seed)
+    if opening == "pro":
+        spans = PRO_OPENING if not variant.nested else ()
+        for nearest, farthest in spans:
+            if not state.is_over:
+                state = state.play(rng.choice(_around_centre(state, nearest, farthest)))
+        return state
+    for _ in range(int(opening)):
+        if not state.is_over:
+            state = state.play(rng.choice(_around_centre(state, 0, 2)))
+    return state
 
 
 def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
@@ -68,11 +110,7 @@ def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
         _scaled(difficulty(variant, o_level, seed + 1), scale),
     ]
     times: list[list[float]] = [[], []]
-    state = variant.new_game()
-    rng = random.Random(seed // 2)  # the two games of a colour-swapped couple share their opening
-    for _ in range(opening):
-        if not state.is_over:
-            state = state.play(rng.choice(_near_centre(state)))
+    state = opening_state(variant, opening, seed // 2)  # shared by the two games of a colour-swapped couple
     while not state.is_over:
         side = state.ply % 2
         started = time.perf_counter()
@@ -83,14 +121,15 @@ def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
     return x_level, o_level, result, times[0], times[1]
 
 
-def _near_centre(state: State) -> list[int]:
-    """Legal moves of an opening: on a grid, within two cells of the centre (where games are played)."""
+def _around_centre(state: State, nearest: int, farthest: int) -> list[int]:
+    """Legal moves of an opening: on a grid, those ``nearest`` to ``farthest`` cells from the centre
+    (Chebyshev distance; all legal moves if none is); off grids, every legal move."""
     moves = state.legal_moves()
     variant = state.variant
     if variant.nested:
         return moves
     rows, cols = variant.rows, variant.cols
-    near = [m for m in moves if abs(m // cols - rows // 2) <= 2 and abs(m % cols - cols // 2) <= 2]
+    near = [m for m in moves if nearest <= max(abs(m // cols - rows // 2), abs(m % cols - cols // 2)) <= farthest]
     return near or moves
 
 
@@ -163,15 +202,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", type=_parse_levels, default=list(LADDER), help="e.g. 1-8 or 2,4,8")
     parser.add_argument("--adjacent", action="store_true", help="only neighbouring levels play each other")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in separate processes")
-    parser.add_argument("--opening", type=int, default=0,
-                        help="random plies before the levels take over (near the centre on grids); the two games "
-                        "of a pair with swapped colours share them")
+    parser.add_argument("--opening", type=check_opening, default=None,
+                        help="how games start: 'pro' (X centre, O beside it, X 3-4 cells out; the default on "
+                        "gomoku-class boards) or N random plies near the centre (default 0 elsewhere); the two "
+                        "games of a pair with swapped colours share it")
     args = parser.parse_args(argv)
     options = dict(args.option)
     variant = get_variant(args.variant, **options)
     levels: list[int] = args.levels
     if len(levels) < 2:
         parser.error("name at least two levels")
+    opening = args.opening if args.opening is not None else default_opening(variant)
 
     def out(text: str = "") -> None:
         print(text, flush=True)
@@ -181,12 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for a, b in pairs:
         for g in range(args.games):
             seed = 1000 * a + 100 * b + g
-            jobs.append((args.variant, options, a, b, seed, args.seconds, args.opening) if g % 2 == 0 else
-                        (args.variant, options, b, a, seed, args.seconds, args.opening))
+            jobs.append((args.variant, options, a, b, seed, args.seconds, opening) if g % 2 == 0 else
+                        (args.variant, options, b, a, seed, args.seconds, opening))
     out(f"Ladder on {variant.describe()} ({args.variant}{' ' + str(options) if options else ''}; "
         f"family {family(variant)}): levels {', '.join(map(str, levels))}; {args.games} games per pair, "
         f"{'adjacent pairs' if args.adjacent else 'round-robin'}, time scale {args.seconds}"
-        f"{f', {args.opening} random opening plies' if args.opening else ''}")
+        f"{_opening_words(opening)}")
     for lv in levels:
         out(f"  level {lv}: {difficulty(variant, lv)!r}")
     started = time.perf_counter()
@@ -236,6 +277,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{ratings[lv]:>6.0f}  {1000 * statistics.median(ts):>6.1f}ms  {1000 * max(ts):>6.0f}ms")
     out(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s; adjacent pairs failing: {failures}")
     return 0
+
+
+def _opening_words(opening: str) -> str:
+    if opening == "pro":
+        return ", pro openings (X centre, O beside it, X 3-4 cells out)"
+    return f", {opening} random opening plies" if opening != "0" else ""
 
 
 def _label(strategy: Strategy) -> str:

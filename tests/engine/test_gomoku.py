@@ -260,3 +260,34 @@ def test_takes_the_win_and_blocks_the_five() -> None:
     state = position(GOMOKU, ["h8", "i8", "j8", "a1", "c3"], ["h9", "i9", "j9", "k9"])  # O threatens g9 and l9
     # X must block one end (the other wins for O anyway); it never ignores the four
     assert GOMOKU.cell_name(get_strategy("gomoku", seconds=0.1).choose(state)) in ("g9", "l9")
+
+
+def test_a_slip_is_a_plausible_move_and_never_skips_a_win_or_a_block() -> None:
+    # slip=1: every move is a quick pick among the four best-looking cells, without search ...
+    state = position(GOMOKU, ["h8", "i9"], ["h9"])
+    picks = set()
+    for seed in range(30):
+        strategy = get_strategy("gomoku", seconds=0.1, slip=1, seed=seed)
+        move = strategy.choose(state)
+        assert strategy.last_reason == "slip"
+        picks.add(move)
+    board = Board(shape_for(15, 15, 5), state.x, state.o)
+    ranked = sorted(board.scan(1), key=lambda e: -(e[2] + e[4] * 0.9))
+    assert picks <= {e[0] for e in ranked[:4]} and len(picks) >= 2
+    # ... but a win is taken, a five blocked and an open four made all the same
+    win = position(GOMOKU, ["h8", "i8", "j8", "k8"], ["h9", "i9", "j9", "k9"])
+    block = position(GOMOKU, ["h8", "i8", "j8", "a1", "c3"], ["h9", "i9", "j9", "k9"])
+    for seed in range(10):
+        assert GOMOKU.cell_name(get_strategy("gomoku", slip=1, seed=seed).choose(win)) in ("g8", "l8")
+        assert GOMOKU.cell_name(get_strategy("gomoku", slip=1, seed=seed).choose(block)) in ("g9", "l9")
+
+
+def test_slip_is_an_option_between_0_and_1() -> None:
+    assert repr(get_strategy("gomoku", seconds=0.9)) == "<GomokuStrategy gomoku(seconds=0.9, vct=True)>"
+    state = position(GOMOKU, ["h8", "i9"], ["h9"])
+    strategy = get_strategy("gomoku", seconds=0.05, slip=0.0, seed=1)
+    strategy.choose(state)
+    assert strategy.last_reason != "slip"
+    for bad in (-0.1, 1.5):
+        with pytest.raises(GomokuOptionError, match="slip"):
+            get_strategy("gomoku", slip=bad)

@@ -186,3 +186,23 @@ def test_hard_is_still_the_strongest_rung() -> None:
         assert strategy.name == name
         if name in ("gomoku", "mcts"):
             assert 0.5 <= strategy.options["seconds"] <= 1.0
+
+
+def test_the_gomoku_rungs_below_hard_are_spread_out() -> None:
+    # issue 21: with balanced openings depth 4 and 0.4 s scored even with hard, so 4-7 are weaker, in
+    # measured steps (docs/ladder.md); hard is unchanged
+    variant = get_variant("mnk", rows=15, cols=15, k=5)
+    rungs = [difficulty(variant, level) for level in (3, 4, 5, 6, 7, 8)]
+    assert [s.name for s in rungs] == ["threats", "gomoku", "gomoku", "gomoku", "gomoku", "gomoku"]
+    assert [(s.options["depth"], s.options["slip"]) for s in rungs[1:5]] == [(1, 0.5), (1, 0.1), (1, None), (2, None)]
+    assert not any(s.options["vct"] for s in rungs[1:5])
+    hard = rungs[-1]
+    assert hard.options == {**hard.options, "seconds": 0.9, "vct": True, "depth": None, "slip": None}
+
+
+def test_the_multi_budgets_are_three_times_the_one_below() -> None:
+    # issue 21: on multi (many draws) 0.4 s scored 58 % against 0.9 s; 0.05 / 0.1 / 0.3 / 0.9 s passed
+    multi, ultimate = get_variant("multi"), get_variant("ultimate")
+    assert [difficulty(multi, level).options["seconds"] for level in (5, 6, 7, 8)] == [0.05, 0.1, 0.3, 0.9]
+    assert [difficulty(ultimate, level).options["seconds"] for level in (5, 6, 7, 8)] == [0.05, 0.15, 0.4, 0.9]
+    assert not any(difficulty(multi, level).options["solver"] for level in (5, 6, 7, 8))

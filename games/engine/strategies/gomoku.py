@@ -21,8 +21,11 @@ opponent's VCT, 45 % for its own, 70 % for checking defences; alpha-beta has the
 
 Options: ``seconds`` (default 1.0, the budget of one move), ``depth`` (a cap on the alpha-beta
 depth; 1 or 2 makes a shallow player), ``vct`` (default True: search threes as well as fours),
-``width`` (candidate moves per node, default 8) and ``seed`` (equally good root moves are chosen at
-random among; without a seed the first one).
+``width`` (candidate moves per node, default 8), ``slip`` (default none, i.e. 0: with this probability a move is
+a random pick among the ``SLIP_AMONG`` best candidates by pattern score, without any search; wins,
+blocks of a five and open fours are still played: a plausible move that may miss a threat, for the
+ladder's rungs below hard) and ``seed`` (equally good root moves are chosen at random among; without a
+seed the first one; it seeds the slips too).
 
 Patterns. Threats are read move-centred: for an empty cell and a direction, the ``2k - 1`` cells
 of the line centred on it (the only ones a line through the cell can use) decide what playing there
@@ -269,6 +272,10 @@ class Searcher:
         return best
 
 
+#: a slip picks among this many of the best candidates by pattern score
+SLIP_AMONG = 4
+
+
 @register
 class GomokuStrategy(Strategy):
     name = "gomoku"
@@ -277,6 +284,7 @@ class GomokuStrategy(Strategy):
         "depth": (int, None),
         "vct": (bool, True),
         "width": (int, None),
+        "slip": ((int, float), None),
         "seed": (int, None),
     }
 
@@ -293,12 +301,16 @@ class GomokuStrategy(Strategy):
             raise GomokuOptionError(f"option 'depth' of 'gomoku' must be between 1 and 30, not {depth}")
         if width is not None and not 2 <= width <= 50:
             raise GomokuOptionError(f"option 'width' of 'gomoku' must be between 2 and 50, not {width}")
+        self.slip = float(self.options["slip"] or 0.0)
+        if not 0 <= self.slip <= 1:
+            raise GomokuOptionError(f"option 'slip' of 'gomoku' must be between 0 and 1, not {self.options['slip']}")
         self.seconds = float(seconds)
         self.depth = depth or 30
         self.width = width or DEFAULT_WIDTH
         seed = self.options["seed"]
         self.rng = random.Random(seed) if seed is not None else None
-        #: what the last ``choose`` did (for tests and benchmarks): 'win', 'block', 'vcf', 'vct', 'search'
+        self.slips = random.Random(seed)
+        #: what the last ``choose`` did (for tests and benchmarks): 'win', 'block', 'vcf', 'vct', 'search', 'slip'
         self.last_reason = ""
         self.last_depth = 0
         #: the alpha-beta value of the last move chosen by search, for the side to move (None: no search ran)
@@ -338,6 +350,9 @@ class GomokuStrategy(Strategy):
         opens = [c for c, mc, _, _, _ in scan if mc == C_OPEN4]
         if opens:
             return self._done(opens[0], "open four")
+        if self.slip and self.slips.random() < self.slip:
+            ranked = sorted(scan, key=lambda e: -(e[2] + e[4] * 0.9))
+            return self._done(self.slips.choice(ranked[:SLIP_AMONG])[0], "slip")
         # Forced wins by fours (cheap) for either side; then threes, the opponent's first: a forced win of
         # theirs must be answered (must-block), a forced win of ours is only a bonus.
         vct = self.options["vct"]

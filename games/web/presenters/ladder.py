@@ -31,6 +31,8 @@ def strategy_words(strategy: Any) -> str:
         words.append(f"{options['seconds']:g} s")
     if options.get("solver"):
         words.append("solver")
+    if options.get("slip"):
+        words.append(f"a quick guess on {round(options['slip'] * 100)} % of moves")
     return ", ".join(words)
 
 
