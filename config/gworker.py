@@ -67,10 +67,23 @@ class ThreadWorker(gthread.ThreadWorker):
             conn.slot_reserved = False  # once: a deferred connection's later turn queues for the slot
             slots.hand_over()
         try:
-            return super().handle(conn)
+            result = super().handle(conn)
         finally:
             if reserved:
                 slots.give_back()
+        if not result:
+            # The answer closed the connection. gunicorn would linger on its loop's thread until the client closes
+            # its side too (up to 2 s: RFC 9112's graceful close), taking no connection meanwhile; with every
+            # answer closing, this thread lingers instead.
+            conn.close(graceful=True)
+            conn.closed_here = True
+        return result
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        if getattr(conn, "closed_here", False):
+            self.nr_conns -= 1
+            return
+        super().finish_request(conn, fs)
 
 
 def _nothing() -> None:
