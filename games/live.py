@@ -62,6 +62,13 @@ def seeks_changed(*player_ids: int) -> None:
     insert_rows([Event(game_id=0, players=who, lobby=True)])
 
 
+def signed_out(player_id: int) -> None:
+    """The player logged out: their other open pages hear it (``player:<id>``), ask for their badges, find no
+    session and go to the login page (config.middleware), rather than showing a signed-out player's lists until
+    their next safety-net poll."""
+    insert_rows([Event(game_id=0, players=str(player_id), lobby=False)])
+
+
 def topics_of(game_id: int, players: str, lobby: bool) -> list[str]:
     topics = [game_topic(game_id)] if game_id else []  # 0: no game (quick pairing's seeks)
     topics += [player_topic(int(pid)) for pid in players.split(",") if pid]

@@ -69,11 +69,15 @@ def test_wrong_password_stays_on_the_login_form(page: Page, expected_http_errors
     expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
-def test_signed_out_elsewhere_the_open_lobby_goes_to_the_login_page_and_back(page: Page):
+NO_PUSH = "delete window.EventSource;"  # as on a browser or a network that keeps no stream open: the timed polls work
+
+
+def test_a_session_ended_the_open_lobby_goes_to_the_login_page_and_back(page: Page):
+    page.context.add_init_script(NO_PUSH)
     sign_up(page, "dave")
     page.goto("/games/")
     expect(page.locator("#lobby-live")).to_be_visible()
-    page.context.clear_cookies()  # as if the session ended, or the player logged out in another tab
+    page.context.clear_cookies()  # as if the session ended
 
     # The lobby's next poll (every 5 s) finds no session: the whole page goes to the login form,
     # rather than the login form being swapped into the lobby.
@@ -84,6 +88,22 @@ def test_signed_out_elsewhere_the_open_lobby_goes_to_the_login_page_and_back(pag
     page.locator('form:has(input[name="password"]) button[type="submit"]').click()
     expect(page).to_have_url(re.compile(r"/games/$"))
     expect(page.locator("#lobby-live")).to_be_visible()
+
+
+def test_logging_out_in_another_tab_sends_the_open_lobby_to_the_login_page_at_once(page: Page):
+    sign_up(page, "dora")
+    page.goto("/games/")
+    expect(page.locator("#lobby-live")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("data-live", "on")  # the push is open: timed polls stand down
+
+    other = page.context.new_page()
+    other.goto("/leaderboard/")
+    other.get_by_role("button", name="Log out").click()
+    other.wait_for_url(lambda url: "/leaderboard/" not in url)
+
+    # The logout is pushed to the player's other pages, which ask, find no session and go to the login form
+    # (without the push they would wait for their safety-net poll, tens of seconds away).
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2Fgames%2F$"), timeout=5_000)
 
 
 def test_forgotten_password_reset_by_email_link(page: Page):

@@ -48,6 +48,17 @@ def test_a_game_against_the_computer_tells_its_page_only(player):
     assert page.get(0) == {game_topic(game.pk)} and lobby.get(0) == set()
 
 
+@pytest.mark.django_db
+def test_logging_out_tells_the_players_other_pages_only(player, other_player, player_client):
+    hub = Hub(threaded=False)
+    hub.read_once()
+    mine, theirs, lobby = (listening(hub, t) for t in (player_topic(player.pk), player_topic(other_player.pk), LOBBY))
+    assert player_client.post(reverse("logout")).status_code == 302
+    assert hub.read_once() == 1
+    assert mine.get(0) == {player_topic(player.pk)}  # its badges ask, find no session, and go to the login page
+    assert theirs.get(0) == set() and lobby.get(0) == set()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_stream_says_at_once_what_changed(player, other_player, player_client):
     duel = challenge_accept(game=challenge_create(player=player, variant="classic"), player=other_player)
