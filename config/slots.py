@@ -90,12 +90,13 @@ def hand_over() -> None:
 
 
 def give_back() -> None:
-    """The connection's handling is over: a reservation its request never took (no request came, or it was refused
-    before the middleware) is released."""
-    if getattr(_handed, "slot", False):
-        _handed.slot = False
-        if PROCESS_SLOTS is not None:
-            PROCESS_SLOTS.release()
+    """The connection's answer is written: the slot its request kept until now (``owed``), or a reservation its
+    request never took (no request came, or it was refused before the middleware), is released."""
+    for mark in ("slot", "owed"):
+        if getattr(_handed, mark, False):
+            setattr(_handed, mark, False)
+            if PROCESS_SLOTS is not None:
+                PROCESS_SLOTS.release()
 
 
 def _take_handed() -> bool:
@@ -116,14 +117,24 @@ class RequestSlotsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self.slots is None:
             return self.get_response(request)
-        if not _take_handed() and not self.slots.acquire(timeout=self.wait):
+        handed = _take_handed()
+        if not handed and not self.slots.acquire(timeout=self.wait):
             response = HttpResponse(
                 "The site is busy: try again in a few seconds.", status=503, content_type="text/plain; charset=utf-8"
             )
             response["Retry-After"] = "5"
             return response
+        keep = False
         try:
-            # A streaming answer's body runs after this returns (the server iterates it): the slot is free by then.
-            return self.get_response(request)
+            response = self.get_response(request)
+            # A slot handed over by gunicorn's worker is kept until the worker has written the answer (give_back):
+            # freed here, the next request would start in another thread and take turns on the interpreter lock
+            # with the writing of this answer, which then reached its player up to 5 ms late. A streaming answer's
+            # body runs for minutes after this returns: its slot is free by then.
+            keep = handed and not response.streaming
+            return response
         finally:
-            self.slots.release()
+            if keep:
+                _handed.owed = True
+            else:
+                self.slots.release()

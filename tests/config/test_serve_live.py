@@ -42,7 +42,9 @@ def serving(tmp_path: Path, **extra: str) -> Iterator[tuple[int, str]]:
     assert made.returncode == 0, made.stderr
     cookie = f"sessionid={made.stdout.strip()}"
     port = _free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_"))}
+    # config/gunicorn.conf.py derives WEB_REQUEST_SLOTS and LIVE_MAX_STREAMS from its threads: none inherited
+    leave_out = ("DJANGO_", "DATABASE_URL", "GUNICORN_", "WEB_REQUEST_SLOTS", "LIVE_MAX_STREAMS")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(leave_out)}
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", "config.wsgi:application"],
         cwd=ROOT, env={**clean, **env, "PORT": str(port), "WEB_CONCURRENCY": "1", **extra},

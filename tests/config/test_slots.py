@@ -11,11 +11,22 @@ import sys
 import threading
 import time
 
+import pytest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.test import RequestFactory, override_settings
 
 from config.slots import FairSlots, RequestSlotsMiddleware
 from tests.config.test_settings import ROOT
+
+
+@pytest.fixture(autouse=True)
+def _environment_kept():
+    """Running config/gunicorn.conf.py sets defaults in os.environ (WEB_REQUEST_SLOTS, LIVE_MAX_STREAMS): undone, so
+    that no later test's server inherits them."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
 
 
 def _wait_until(condition, seconds: float = 5.0) -> None:
@@ -172,13 +183,30 @@ def test_a_reserved_slot_is_handed_to_the_request_and_an_unused_one_given_back()
     assert slots.reserve() and not slots.idle() and not slots.reserve()  # one slot: taken as the worker accepts
     slots_module.hand_over()
     assert middleware(RequestFactory().get("/")).status_code == 200  # its request runs at once, on that slot
-    assert slots.idle() and freed == [1]  # and frees it: the worker listens again
+    # and keeps it until the worker has written the answer: the next request does not start meanwhile
+    assert not slots.idle() and freed == []
+    slots_module.give_back()  # the answer is written: the worker listens again
+    assert slots.idle() and freed == [1]
     slots_module.give_back()  # nothing left to give back
     assert slots.idle() and freed == [1]
     assert slots.reserve()
     slots_module.hand_over()
     slots_module.give_back()  # the connection brought no request: the reservation is released
     assert slots.idle() and freed == [1, 1]
+
+
+@override_settings(REQUEST_SLOTS=1, REQUEST_SLOT_WAIT=5)
+def test_a_streaming_answer_frees_its_handed_slot_before_it_streams():
+    import config.slots as slots_module
+
+    middleware = _middleware(lambda request: StreamingHttpResponse(iter(["data: 1\n\n"])))
+    slots = middleware.slots
+    assert slots.reserve()
+    slots_module.hand_over()
+    assert middleware(RequestFactory().get("/")).streaming
+    assert slots.idle()  # a live page's stream runs for minutes: it holds no slot meanwhile
+    slots_module.give_back()
+    assert slots.idle() and slots.reserve() and not slots.reserve()  # released once, not twice
 
 
 @override_settings(REQUEST_SLOTS=1, REQUEST_SLOT_WAIT=5)
