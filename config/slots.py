@@ -15,7 +15,9 @@ config/gunicorn.conf.py sets 1. A request that waits longer than ``REQUEST_SLOT_
 gunicorn's worker (config/gworker.py) takes a new connection only when a slot is free, and reserves the slot
 for it as it accepts it (``reserve``; the thread that handles the connection is handed the reservation, and its
 request's middleware uses it instead of queueing): the process that is free serves the next request, as with
-gunicorn's sync workers, instead of each process serving whichever clients' connections it happens to hold.
+gunicorn's sync workers, instead of each process serving whichever clients' connections it happens to hold. Such a
+request keeps its slot until the worker has written its answer (``give_back``), so that the next request does not
+start while this one's answer is still to be sent (docs/benchmarks.md).
 """
 
 from __future__ import annotations
