@@ -22,16 +22,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from .clocks import UNTIMED, Clock, TimeControl
-from .pools import pool_label
-from .rating import (
-    INITIAL_DEVIATION,
-    INITIAL_RATING,
-    INITIAL_VOLATILITY,
-    PAIR_GAMES_LIMIT,
-    PAIR_WINDOW_HOURS,
-    is_provisional,
-)
+from ..clocks import UNTIMED, Clock, TimeControl
+from ..pools import pool_label
+from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, is_provisional
 
 SIDES = ("X", "O")
 
@@ -427,96 +420,3 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} · {self.ply}. {self.side} {self.move}"
-
-
-class Rating(models.Model):
-    """A player's Glicko-2 rating in one pool (games.pools: board and speed), from finished games against other
-    players (``games.rating``, ``games.glicko2``).
-
-    Kept by ``games.services`` in the transaction that ends a game; ``won``, ``lost`` and ``drawn`` count the
-    rated games only. ``variant`` is the pool's variant key (so a variant's pools are found without parsing keys).
-    """
-
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    #: the pool key, ``<board>:<speed>`` (games.pools.pool_key), e.g. ``mnk-15x15k5:blitz``
-    pool = models.CharField(max_length=40)
-    variant = models.CharField(max_length=20)
-    rating = models.FloatField(default=INITIAL_RATING)
-    deviation = models.FloatField(default=INITIAL_DEVIATION)
-    volatility = models.FloatField(default=INITIAL_VOLATILITY)
-    games = models.PositiveIntegerField(default=0)
-    won = models.PositiveIntegerField(default=0)
-    lost = models.PositiveIntegerField(default=0)
-    drawn = models.PositiveIntegerField(default=0)
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["pool", "-rating"]
-        constraints = [models.UniqueConstraint(fields=["player", "pool"], name="rating_unique_player_pool")]
-        indexes = [models.Index(fields=["pool", "-rating"], name="rating_pool_board_idx")]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} · {self.pool} · {self.display}"
-
-    @property
-    def provisional(self) -> bool:
-        return is_provisional(self.deviation)
-
-    @property
-    def display(self) -> str:
-        """The rating as shown: whole points, with "?" while provisional ("1500?", "1623")."""
-        return f"{round(self.rating)}{'?' if self.provisional else ''}"
-
-    @property
-    def label(self) -> str:
-        try:
-            return pool_label(self.pool)
-        except ValueError:
-            return self.pool
-
-
-class Event(models.Model):
-    """A change that open pages should hear of at once (games.live): written by the services in the transaction
-    of the change, read by every web process's hub a few times a second, kept for a few minutes.
-
-    One row per change: the game, the people whose badges it may change, and whether the lobby's lists change.
-    No foreign key: a cancelled challenge's game is deleted, and its pages still hear that it went.
-    """
-
-    id = models.BigAutoField(primary_key=True)
-    game_id = models.BigIntegerField()
-    #: comma-separated ids of the players concerned (seats, creator, invitee): their navigation badges
-    players = models.CharField(max_length=100, blank=True, default="")
-    lobby = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    def __str__(self) -> str:
-        return f"Event {self.pk} · game {self.game_id}"
-
-
-class Seek(models.Model):
-    """Quick pairing: a player waiting for an opponent for a game of ``variant``/``options`` with time control
-    ``clock`` (``games.clocks`` text: ``none``, ``3+2``, ``3d``), rated or casual, in ``pool``; ``rating`` is the
-    seeker's rating there when seeking. One per player (a new one replaces the old). ``seen``: the seeker's page
-    (or API client) last asked about it; one not seen for ``games.pairing.SEEK_TTL`` is dropped. Once paired,
-    ``game`` is the new game: the seek leaves the lobby and stays only to answer its seeker's next ask
-    (``games.services.seeks``)."""
-
-    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek")
-    variant = models.CharField(max_length=20)
-    options = models.JSONField(default=dict, blank=True)
-    clock = models.CharField(max_length=16, default="none")
-    rated = models.BooleanField(default=True)
-    pool = models.CharField(max_length=40)
-    rating = models.FloatField(default=INITIAL_RATING)
-    created = models.DateTimeField()
-    seen = models.DateTimeField()
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-
-    class Meta:
-        ordering = ["created", "id"]
-        # the pairing's lookup: open seeks of one pool, control and rated flag, seen lately
-        indexes = [models.Index(fields=["pool", "clock", "rated", "seen"], name="seek_pairing_idx")]
-
-    def __str__(self) -> str:
-        return f"Seek {self.pk} · {self.player_id} · {self.pool} · {self.clock}{'' if self.rated else ' casual'}"
