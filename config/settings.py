@@ -188,6 +188,8 @@ THROTTLE_RATES = {
         "login_attempts_site": "120/60",
         "signup_per_address": "10/3600",
         "signup_site": "30/60",
+        "reset_per_address": "5/3600",
+        "reset_site": "30/60",
     }.items()
 }
 

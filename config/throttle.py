@@ -7,7 +7,9 @@ server hash a password per request (0.25 s of CPU each). Here, before the view r
 - an address with too many failed log-ins in the window (any usernames) gets a 429 until the window ends;
 - every log-in attempt counts towards a site-wide ceiling, so that many addresses together cannot take all
   the server's CPU for hashing either;
-- sign-ups count per address and site-wide in the same way.
+- sign-ups count per address and site-wide in the same way, and so do password-reset requests (each may send an
+  email: one address asking for many accounts' resets would flood their owners' inboxes and the mail server;
+  ``ThrottledPasswordResetForm`` also sends one account at most one email per interval).
 
 Counts live in the cache named by THROTTLE_CACHE (a database table by default: shared by every worker and
 server). Windows are fixed (``limit/seconds`` in THROTTLE_RATES); the answer says when the window ends.
@@ -93,7 +95,10 @@ def count(scope: str, who: str) -> None:
 
 @cache
 def _paths() -> dict[str, str]:
-    return {reverse("login"): "login", reverse("admin:login"): "login", reverse("signup"): "signup"}
+    return {
+        reverse("login"): "login", reverse("admin:login"): "login", reverse("signup"): "signup",
+        reverse("password_reset"): "reset",
+    }
 
 
 def throttled(request: HttpRequest, wait: int, what: str) -> HttpResponse:
@@ -106,7 +111,7 @@ def throttled(request: HttpRequest, wait: int, what: str) -> HttpResponse:
 
 
 class ThrottleMiddleware:
-    """Refuses a log-in or sign-up POST over its rates with a 429, before the view (and its password hash)."""
+    """Refuses a log-in, sign-up or password-reset POST over its rates with a 429, before the view (and any hash)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -122,11 +127,12 @@ class ThrottleMiddleware:
                 return throttled(request, wait, "log-in attempts")
             count("login_attempts_site", "*")
         else:
-            wait = over_limit("signup_per_address", who) or over_limit("signup_site", "*")
+            what = "sign-ups" if scope == "signup" else "password reset requests"
+            wait = over_limit(f"{scope}_per_address", who) or over_limit(f"{scope}_site", "*")
             if wait:
-                return throttled(request, wait, "sign-ups")
-            count("signup_per_address", who)
-            count("signup_site", "*")
+                return throttled(request, wait, what)
+            count(f"{scope}_per_address", who)
+            count(f"{scope}_site", "*")
         return self.get_response(request)
 
 

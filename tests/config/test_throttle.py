@@ -19,6 +19,8 @@ PRODUCTION = {
     "login_attempts_site": "120/60",
     "signup_per_address": "10/3600",
     "signup_site": "30/60",
+    "reset_per_address": "5/3600",
+    "reset_site": "30/60",
 }
 
 
@@ -148,6 +150,36 @@ def test_signups_site_wide(rates):
     assert signup("one", ip="192.0.2.1").status_code == 302
     assert signup("two", ip="192.0.2.2").status_code == 302
     assert signup("three", ip="192.0.2.3").status_code == 429
+
+
+def reset(email: str, ip: str = SPRAYER):
+    return Client().post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=ip)
+
+
+def test_password_reset_requests_per_address_send_no_more_emails(rates, make_player):
+    """One address asking for the resets of many accounts (each its first in the interval, so the per-account
+    limit never applies) is stopped after five: their owners' inboxes are not flooded."""
+    from django.core import mail
+
+    for i in range(7):
+        player = make_player(f"owner{i}")
+        player.email = f"owner{i}@example.com"
+        player.save(update_fields=["email"])
+    for i in range(5):
+        assert reset(f"owner{i}@example.com").status_code == 302
+    assert len(mail.outbox) == 5
+    response = reset("owner5@example.com")
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 3600
+    assert "Too many password reset requests" in response.content.decode()
+    assert len(mail.outbox) == 5  # nothing sent
+    assert reset("owner6@example.com", ip=NEIGHBOUR).status_code == 302 and len(mail.outbox) == 6
+
+
+def test_password_reset_requests_site_wide(rates):
+    rates["reset_site"] = "2/60"
+    assert reset("a@example.com", ip="192.0.2.1").status_code == 302
+    assert reset("b@example.com", ip="192.0.2.2").status_code == 302
+    assert reset("c@example.com", ip="192.0.2.3").status_code == 429
 
 
 def test_ipv6_addresses_count_by_their_64(rf):
