@@ -271,7 +271,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         can_resign=bool(sides) and active,
         # a finished game without another player: its creator may start one more with the same settings
         can_play_again=game.is_finished and mine and game.opponent != Opponent.HUMAN and not game.imported,
-        analysable=game.is_finished and not game.start_position,
+        analysable=game.is_finished,
         # a game without another person: the player may take their latest move back (not while the computer
         # thinks), and ask for a hint on their turn
         can_take_back=on_my_own and has_takeback,

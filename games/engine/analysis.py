@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .core import Variant, side_of_ply
+from .core import State, Variant
 from .grid import GridState, GridVariant
 from .strategies.perfect import MAX_CELLS, Solver, solver_for
 
@@ -131,8 +131,9 @@ def start_outcome(variant: Variant) -> str:
     return _outcome(solver_for(variant.rows, variant.cols, variant.k), 0, 0)
 
 
-def analyse(variant: Variant, moves: Sequence[int]) -> list[MoveVerdict]:
-    """A verdict for each of ``moves`` (a legal game of ``variant``, played from its start).
+def analyse(variant: Variant, moves: Sequence[int], *, start: State | None = None) -> list[MoveVerdict]:
+    """A verdict for each of ``moves`` (a legal game of ``variant``, played from ``start``, by default its empty
+    board).
 
     Raises ValueError if the variant has no exact solver (see ``can_analyse``) or a move is illegal.
     """
@@ -142,12 +143,14 @@ def analyse(variant: Variant, moves: Sequence[int]) -> list[MoveVerdict]:
         )
     assert isinstance(variant, GridVariant)
     solver = solver_for(variant.rows, variant.cols, variant.k)
-    state: GridState = variant.new_game()
+    state = variant.new_game() if start is None else start
+    assert isinstance(state, GridState)
     verdicts = []
     for ply, move in enumerate(moves, start=1):
         if state.is_over:
             raise ValueError(f"move {ply} ({move}) comes after the end of the game")
-        me, opp = (state.x, state.o) if ply % 2 else (state.o, state.x)
+        side = state.to_move
+        me, opp = (state.x, state.o) if side == "X" else (state.o, state.x)
         outcomes = {}
         for cell in state.legal_moves():
             mine = me | 1 << cell
@@ -160,6 +163,6 @@ def analyse(variant: Variant, moves: Sequence[int]) -> list[MoveVerdict]:
             raise ValueError(f"move {ply} ({move}) is not legal")
         before = max(outcomes.values(), key=OUTCOMES.index)
         best = tuple(sorted(cell for cell, outcome in outcomes.items() if outcome == before))
-        verdicts.append(MoveVerdict(ply, side_of_ply(ply), move, before, outcomes[move], best))
+        verdicts.append(MoveVerdict(ply, side, move, before, outcomes[move], best))
         state = state.play(move)
     return verdicts

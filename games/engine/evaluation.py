@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from math import exp
 
 from .analysis import MoveVerdict, analyse, can_analyse
-from .core import State, Variant, side_of_ply
+from .core import State, Variant
 from .grid import GridState, GridVariant
 from .nested import NestedState
 from .strategies.gomoku import GomokuStrategy
@@ -163,16 +163,18 @@ def _outcome(proven: str | None, side: str) -> str | None:
     return "win" if proven == side else "loss"
 
 
-def analyse_moves(variant: Variant, moves: Sequence[int], seconds: float = DEFAULT_SECONDS) -> list[MoveVerdict]:
-    """A verdict for each of ``moves`` (a game of ``variant`` from its start), on every board: exact where the
-    solver knows the board (``analysis.analyse``), else from ``evaluate`` of each position for ``seconds``
-    (one search per position: the position after a move is the one before the next). ValueError for an
-    illegal move (IllegalMove) or one after the end of the game."""
+def analyse_moves(
+    variant: Variant, moves: Sequence[int], seconds: float = DEFAULT_SECONDS, *, start: State | None = None
+) -> list[MoveVerdict]:
+    """A verdict for each of ``moves`` (a game of ``variant`` from ``start``, by default its empty board), on every
+    board: exact where the solver knows the board (``analysis.analyse``), else from ``evaluate`` of each position
+    for ``seconds`` (one search per position: the position after a move is the one before the next). ValueError
+    for an illegal move (IllegalMove) or one after the end of the game."""
     if can_analyse(variant):
-        return analyse(variant, moves)
+        return analyse(variant, moves, start=start)
     if not moves:
         return []
-    states = [variant.new_game()]
+    states = [variant.new_game() if start is None else start]
     for ply, move in enumerate(moves, start=1):
         if states[-1].is_over:
             raise ValueError(f"move {ply} ({move}) comes after the end of the game")
@@ -180,7 +182,7 @@ def analyse_moves(variant: Variant, moves: Sequence[int], seconds: float = DEFAU
     found = [evaluate(state, seconds, seed=n) for n, state in enumerate(states)]
     verdicts = []
     for ply, move in enumerate(moves, start=1):
-        side, before, after = side_of_ply(ply), found[ply - 1], found[ply]
+        side, before, after = states[ply - 1].to_move, found[ply - 1], found[ply]
         verdicts.append(
             MoveVerdict(
                 ply,

@@ -25,12 +25,7 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import SIDES, Game, Move
-from ..positions import (
-    current_moves,
-    game_variant,
-    state_after,
-    takeback_keep,
-)
+from ..positions import current_moves, game_variant, initial_state, state_after, takeback_keep
 from .common import check_playable, lock_game
 from .computer import LOST_AFTER, answers_at_once
 
@@ -169,15 +164,12 @@ def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
     request at a time), or when the game ended (solved boards). Classic's is worked out at once (milliseconds)."""
     if not game.is_finished:
         raise AnalysisUnavailable("the analysis opens when the game is over (it would tell the players the best moves)")
-    if game.start_position:  # the analysis replays the moves from the empty board
-        raise AnalysisUnavailable(
-            "a game started from a position is not analysed: open its positions on the analysis board"
-        )
     if game.analysis is not None:
         return read_analysis(game.analysis)
     variant = game_variant(game)
     if (can_analyse(variant) and variant.cell_count <= QUICK_ANALYSIS_CELLS) or not game.ply:  # milliseconds
-        return store_analysis(game_id=game.pk, verdicts=analyse_moves(variant, current_moves(game)))
+        verdicts = analyse_moves(variant, current_moves(game), start=initial_state(game, variant))
+        return store_analysis(game_id=game.pk, verdicts=verdicts)
     if not pending_assist(tasks.analyse_game, game_id=game.pk):
         if player is not None:
             check_fair_use(player)
@@ -199,7 +191,7 @@ def analyse_when_over(game: Game) -> None:
     request, is analysed by a worker now, so that its replay has it when the players open it. Bigger boards are
     analysed when their replay (or the API) first asks: a game nobody looks back on costs the workers nothing."""
     variant = game_variant(game)
-    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS and not game.start_position:
+    if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
         tasks.analyse_game.enqueue(game_id=game.pk, player_id=None)
 
 
@@ -222,12 +214,12 @@ def analysis_seconds(moves: int) -> float:
 def work_out_analysis(*, game_id: int) -> str:
     """A worker's task: the analysis of finished game ``game_id``, stored on it. "analysed", or "gone"."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.start_position:
+    if game is None:
         return "gone"
     if game.analysis is not None:
         return "analysed"
-    moves = current_moves(game)
-    verdicts = analyse_moves(game_variant(game), moves, analysis_seconds(len(moves)))
+    moves, variant = current_moves(game), game_variant(game)
+    verdicts = analyse_moves(variant, moves, analysis_seconds(len(moves)), start=initial_state(game, variant))
     store_analysis(game_id=game_id, verdicts=verdicts)
     return "analysed"
 

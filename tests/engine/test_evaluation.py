@@ -99,3 +99,28 @@ def test_a_stored_exact_row_reads_as_before():
     assert verdict.exact and verdict.verdict == "?" and verdict.chance_before == 0.5 and verdict.chance_after == 1.0
     assert verdict.proven_before == "draw" and verdict.proven_after == "X"
     assert MoveVerdict(1, "X", 0, "win", "loss", (4,)).verdict == "??"
+
+
+@pytest.mark.parametrize(
+    "variant, names",
+    [
+        (get_variant("four"), ["b2", "a1", "c3", "d4", "b3", "c2", "a4", "b1"]),  # the solver's board
+        (gomoku(), ["h8", "c3", "h9", "c4", "h10", "c5", "a15"]),  # evaluated positions
+    ],
+    ids=["4x4", "15x15"],
+)
+def test_a_game_from_a_position_is_analysed_from_there(variant, names):
+    """A game started from a position (the analysis board's Play) gets the verdicts its moves get in the game that
+    reached the position, numbered from its own first move and with its own first mover (here O)."""
+    moves = [variant.parse_cell(n) for n in names]
+    whole = analyse_moves(variant, moves, SECONDS)
+    start = variant.new_game().play(moves[0])  # O to move
+    later = analyse_moves(variant, moves[1:], SECONDS, start=start)
+    assert [v.ply for v in later] == list(range(1, len(moves)))
+    assert [v.side for v in later] == [v.side for v in whole[1:]] and later[0].side == "O"
+    assert [v.move for v in later] == moves[1:]
+    if variant.cell_count <= 16:  # the solver's verdicts, best moves included
+        assert [(v.before, v.after, v.best) for v in later] == [(v.before, v.after, v.best) for v in whole[1:]]
+    else:  # the outcomes the threat search proves (elsewhere: chances and best moves from a timed search)
+        assert [(v.before, v.after) for v in later] == [(v.before, v.after) for v in whole[1:]]
+        assert later[-1].verdict == "??"

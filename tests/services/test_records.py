@@ -236,11 +236,13 @@ def test_a_game_from_a_position_takes_back_and_plays_on_from_there(player):
     again = game_from_position(game=Game.objects.get(pk=game.pk), ply=1, player=player, level="hard")
     assert again.start_position == "classic_3.1x1.3_o" and again.to_move == "X" and again.sides_of(player) == ["X"]
     assert game_position(again).state.cells[0] == "O"
-    from games.errors import AnalysisUnavailable
     from games.services import game_analysis
 
-    with pytest.raises(AnalysisUnavailable, match="from a position"):
-        game_analysis(Game.objects.get(pk=game.pk))
+    # analysed from its position (X in the centre, O to move): O's corner keeps the draw
+    verdicts = game_analysis(Game.objects.get(pk=game.pk))
+    assert [(v.ply, v.side) for v in verdicts[:2]] == [(1, "O"), (2, "X")]
+    assert (verdicts[0].move, verdicts[0].before, verdicts[0].after) == (0, "draw", "draw")
+    assert verdicts[0].best == (0, 2, 6, 8)
 
 
 def test_a_position_string_is_checked(player):

@@ -198,3 +198,19 @@ def test_a_game_starts_from_the_board(player_client, player):
     assert "Your turn (O)" in page
     refused = player_client.post("/analysis/play/", {"position": "classic_oxo.1x1.1x1_o", "level": "hard"})
     assert refused.status_code == 400 and "already over" in refused.content.decode()
+
+
+def test_a_game_from_the_board_is_analysed_from_its_position(player_client, player):
+    from games.services import game_resign, move_play
+
+    player_client.post("/analysis/play/", {"position": "classic_3.1x1.3_o", "level": "hard"})
+    game = Game.objects.get(created_by=player)
+    game = move_play(game=game, player=player, move=1, reply=True).game  # O b3, an edge: X now wins by force
+    game_resign(game=Game.objects.get(pk=game.pk), player=player)
+    page = player_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Replay and analysis" in page
+    replay = player_client.get(f"/games/{game.pk}/replay/?ply=1").content.decode()
+    assert 'id="analysis"' in replay
+    # numbered from the position (move 1 is O's), and judged from it: X in the centre, O on an edge loses
+    assert "Move 1, O on b3: a mistake. With best play this was a draw; now it is a win for X." in replay
+    assert "Better: a3, c3, a1 or c1." in replay
