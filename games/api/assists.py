@@ -67,7 +67,7 @@ def analysis(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
     outcome, ``before`` / ``after``), the best move (``best``, ``best_names``, ``best_name``) and the verdict
     (``?`` a mistake, ``??`` a blunder). Exact on boards of at most 16 cells (classic, 4 x 4, small m,n,k), from
     a bounded search elsewhere (docs/features.md). Worked out once, by the server's workers beyond classic: 202
-    ``pending`` meanwhile. A game still being played, or one started from a position:
+    ``pending`` meanwhile; a game started from a position is analysed from there. A game still being played:
     ``409 analysis_unavailable``."""
     game = load_game(request, game_id)
     verdicts = game_analysis(game, player=request.auth)

@@ -214,3 +214,15 @@ def test_a_game_from_the_board_is_analysed_from_its_position(player_client, play
     # numbered from the position (move 1 is O's), and judged from it: X in the centre, O on an edge loses
     assert "Move 1, O on b3: a mistake. With best play this was a draw; now it is a win for X." in replay
     assert "Better: a3, c3, a1 or c1." in replay
+
+
+def test_the_replay_of_a_game_from_a_position_names_the_winner_with_best_play(player_client, player):
+    from games.services import move_play
+
+    # X a3, b3 and b2 against O a2 and c2, O to move: X has three threats, O blocks one and loses
+    player_client.post("/analysis/play/", {"position": "classic_xx1.oxo.3_o", "level": "hard"})
+    game = Game.objects.get(created_by=player)
+    game = move_play(game=game, player=player, move=2, reply=True).game  # O c3; X completes another line
+    assert game.is_finished and game.result == "X"
+    start = player_client.get(f"/games/{game.pk}/replay/?ply=0").content.decode()
+    assert "With best play from both sides, this game is a win for X." in start

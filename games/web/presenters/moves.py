@@ -65,8 +65,10 @@ def analysis_words(view: GameView, verdicts: list[MoveVerdict], ply: int) -> dic
     if verdicts and not verdicts[0].exact:
         text, tone = _searched_words(view, verdicts, ply)
     elif ply == 0:
-        text = f"With best play from both sides, this game is {outcome_words(verdicts[0].before, 'X')}." \
-            if verdicts else ""
+        # the first mover's outcome: O's in a game started from a position with O to move
+        first = verdicts[0] if verdicts else None
+        text = f"With best play from both sides, this game is {outcome_words(first.before, first.side)}." \
+            if first else ""
         tone = ""
     else:
         v = verdicts[ply - 1]
