@@ -321,6 +321,8 @@ class GameRow:
     game: Game
     label: str
     detail: str
+    #: the time control ("3+2", "3d"), "" for none
+    clock: str
     side: str
     opponent: str
     outcome: str
@@ -360,6 +362,7 @@ def game_row(game: Game, player: Any) -> GameRow:
         game=game,
         label=variant_label(game.variant),
         detail=variant_detail(game),
+        clock=game.clock,
         side=me,
         opponent=opponent,
         outcome=outcome,

@@ -163,3 +163,15 @@ def test_the_lobby_offers_a_clock_and_shows_each_challenges(player, other_player
     lobby = other_client.get(reverse("games:history")).content.decode()
     row = lobby[lobby.index(f'data-challenge="{game.pk}"') :]
     assert '<span class="pill pill-clock"' in row[: row.index("</li>")] and ">5+3</span>" in row[: row.index("</li>")]
+
+
+def test_my_games_and_the_profile_show_each_games_clock(player, other_player, player_client, make_game):
+    from games.services import game_resign
+
+    timed = game_resign(game=accepted(player, other_player, "3+2"), player=player)
+    untimed = game_resign(game=make_game(), player=player)  # against the computer: no clock
+    for url in (reverse("games:history"), reverse("profile", args=[player.username])):  # the profile: finished games
+        page = player_client.get(url).content.decode()
+        rows = {int(pk): row for pk, row in re.findall(r'<tr[^>]* data-game="(\d+)"(.*?)</tr>', page, re.S)}
+        assert '<span class="pill pill-clock"' in rows[timed.pk] and ">3+2</span>" in rows[timed.pk]
+        assert "pill-clock" not in rows[untimed.pk]
