@@ -97,6 +97,10 @@ def test_a_player_aborts_before_the_first_moves(new_context):
     expect(alice.locator("#clock-control")).to_have_text("4+2")
     accept(bob, game_id)
     expect(alice.locator("#abort")).to_be_visible(timeout=LIVE_TIMEOUT)
+    # the time left for X's first move counts down on the page
+    left = alice.locator("#first-move-left")
+    shown = left.text_content()
+    expect(left).not_to_have_text(shown, timeout=3_000)
     play(alice, 4, bob)
     # O has not moved yet: bob may still abort
     bob.once("dialog", lambda dialog: dialog.accept())

@@ -100,7 +100,13 @@ def test_the_page_draws_both_clocks_with_what_the_script_counts_from(player, oth
     assert x["role"] == "timer" and x["aria-live"] == "off" and x["data-low-ms"] == "18000"
     assert ">3:00</span>" in html and 'id="clock-control"' in html and "js/clock.js" in html
     deadline = Game.objects.get(pk=game.pk).clock_deadline
-    assert f"X has until {deadline:%H:%M:%S} UTC to make one, or the game is aborted" in html
+    assert f"(until {deadline:%H:%M:%S} UTC) to make one, or the game is aborted" in html
+    # the time left for the first move, counted down by static/js/clock.js as the clocks are
+    note = re.search(r'<span class="first-move-left" id="first-move-left"([^>]*)>([^<]*)</span>', html)
+    assert note and "data-clock" in note.group(1) and "data-running" in note.group(1)
+    left = int(re.search(r'data-ms="(\d+)"', note.group(1)).group(1))
+    assert 0 < left <= (deadline - timezone.now()).total_seconds() * 1000 + 1000
+    assert re.fullmatch(r"\d+:\d\d|\d+\.\d|\d+d \d+h", note.group(2))
     move_play(game=game, player=player, move=0)
     move_play(game=game, player=other_player, move=4)
     html = player_client.get(reverse("games:poll", args=[game.pk]), {"v": "0"}, **HTMX).content.decode()

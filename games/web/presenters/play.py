@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ...models import Game
-from ...pov import GameView
+from ...pov import GameView, clock_text
 from .board import live_board
 from .drawn import draw_each
 from .moves import move_rows
@@ -160,6 +160,15 @@ def play_context(
         **seats(game),
         **clocks(view),
         "clock_control": view.clock.control if view.clock else "",
-        # a game with a clock before both first moves: the side to move must make its own by then (else aborted)
-        "first_move_by": game.clock_deadline if view.clock and not view.clock.running and view.running else None,
+        **first_move(game, view),
     }
+
+
+def first_move(game: Game, view: GameView) -> dict[str, Any]:
+    """A game with a clock before both first moves: the side to move must make its own by ``first_move_by`` (else
+    the game is aborted); ``first_move_ms`` is the time left, which static/js/clock.js counts down."""
+    deadline = game.clock_deadline if view.clock and not view.clock.running and view.running else None
+    if deadline is None:
+        return {"first_move_by": None}
+    left = max(0, int((deadline - timezone.now()).total_seconds() * 1000))
+    return {"first_move_by": deadline, "first_move_ms": left, "first_move_left": clock_text(left)}
