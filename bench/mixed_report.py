@@ -11,7 +11,7 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bench.common import percentiles
+from bench.common import check_games, percentiles
 
 if TYPE_CHECKING:
     from bench.mixed import Result
@@ -61,39 +61,6 @@ def task_rows() -> dict[tuple[int, int], list[dict]]:
             "finished": row.finished_at.timestamp() if row.finished_at else None,
         })
     return rows
-
-
-def check_games(usernames: list[str], accepted: dict[int, int], started: int) -> tuple[int, int, list[str]]:
-    """Nothing lost (as bench/web.py checks): every game replays through the engine and agrees with its row and
-    with what the clients saw stored. (games, moves, problems)"""
-    from games.models import Game
-    from games.positions import game_moves, state_after
-
-    problems: list[str] = []
-    stored_total = 0
-    games = list(Game.objects.filter(created_by__username__in=usernames))
-    for game in games:
-        moves = game_moves(game)
-        stored_total += len(moves)
-        plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
-        try:
-            state = state_after(game, moves)
-        except ValueError as err:
-            problems.append(f"game {game.pk}: replay fails: {err}")
-            continue
-        if game.move_list != ",".join(map(str, moves)):
-            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
-        if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
-            problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
-        if state.is_over != (game.status == Game.Status.FINISHED):
-            problems.append(f"game {game.pk}: replay over={state.is_over}, stored status {game.status}")
-        if state.is_over and (state.winner or Game.Result.DRAW) != game.result:
-            problems.append(f"game {game.pk}: replay winner {state.winner}, stored result {game.result}")
-        if accepted.get(game.pk) != len(moves):
-            problems.append(f"game {game.pk}: clients saw {accepted.get(game.pk)} stored, db has {len(moves)}")
-    if len(games) != started:
-        problems.append(f"{len(games)} games stored, clients started {started}")
-    return len(games), stored_total, problems
 
 
 def report(args: argparse.Namespace, quick: list[str], hard: list[str], results: list[Result],
