@@ -1,5 +1,6 @@
 """What the load benchmarks share (bench/web.py, bench/mixed.py): a player's HTTP session, a scratch server's
-environment and static files, waiting for it, hammering a path, percentiles, CPU used by a process tree."""
+environment and static files, waiting for it, hammering a path, percentiles, CPU used by a process tree, and the
+check that nothing was lost."""
 
 from __future__ import annotations
 
@@ -247,3 +248,37 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str
             pass
         time.sleep(0.2)
     raise SystemExit("gunicorn did not answer in time")
+
+
+def check_games(usernames: list[str], accepted: dict[int, int], started: int) -> tuple[int, int, list[str]]:
+    """Nothing lost: every game of ``usernames`` replays through the engine and agrees with its row and with what
+    the clients saw stored (``accepted``: game id -> moves), and the clients started ``started`` of them. (games,
+    moves, problems)"""
+    from games.models import Game
+    from games.positions import game_moves, state_after
+
+    problems: list[str] = []
+    stored_total = 0
+    games = list(Game.objects.filter(created_by__username__in=usernames))
+    for game in games:
+        moves = game_moves(game)
+        stored_total += len(moves)
+        plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
+        try:
+            state = state_after(game, moves)
+        except ValueError as err:
+            problems.append(f"game {game.pk}: replay fails: {err}")
+            continue
+        if game.move_list != ",".join(map(str, moves)):
+            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
+        if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
+            problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
+        if state.is_over != (game.status == Game.Status.FINISHED):
+            problems.append(f"game {game.pk}: replay over={state.is_over}, stored status {game.status}")
+        if state.is_over and (state.winner or Game.Result.DRAW) != game.result:
+            problems.append(f"game {game.pk}: replay winner {state.winner}, stored result {game.result}")
+        if accepted.get(game.pk) != len(moves):
+            problems.append(f"game {game.pk}: clients saw {accepted.get(game.pk)} stored, db has {len(moves)}")
+    if len(games) != started:
+        problems.append(f"{len(games)} games stored, clients started {started}")
+    return len(games), stored_total, problems

@@ -35,7 +35,6 @@ import multiprocessing as mp
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,16 +50,14 @@ from bench.common import (  # noqa: E402
     Session,
     collect_static,
     free_port,
-    percentiles,
     process_cpu,
     server_env,
     wait_ready,
 )
+from bench.mixed_report import report  # noqa: E402
 
 POLL = 0.05  # seconds between a hard player's looks for the computer's reply
 REPLY_TIMEOUT = 90.0  # a reply not seen after this long is an error
-TARGET_FACTOR, TARGET_P95 = 3.0, 0.250  # the issue's target: p95 under load <= 3 x alone, and < 250 ms
-QUEUE_GRACE = 0.3  # seconds a task may wait with a worker idle (its 0.1 s poll of the queue, a busy database)
 
 
 # The client ------------------------------------------------------------------------------------------------
@@ -218,50 +215,7 @@ def player(role: str, port: int, token: str, index: int, start: Any, t0: Any, se
     out.put(result)
 
 
-# The figures -----------------------------------------------------------------------------------------------
-
-
-def quantile(values: list[float], q: int) -> float:
-    if not values:
-        return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms"
-
-
-def idle_time(start: float, stop: float, busy: list[tuple[float, float]], workers: int) -> float:
-    """Seconds within [start, stop] during which fewer than ``workers`` tasks were running."""
-    if stop <= start:
-        return 0.0
-    points = sorted({start, stop, *(t for span in busy for t in span if start < t < stop)})
-    idle = 0.0
-    for lo, hi in zip(points, points[1:], strict=False):
-        mid = (lo + hi) / 2
-        if sum(1 for s, f in busy if s <= mid < f) < workers:
-            idle += hi - lo
-    return idle
-
-
-def task_rows() -> dict[tuple[int, int], list[dict]]:
-    """The computer's tasks by (game, version), each with its times as seconds since the epoch."""
-    from django_tasks_db.models import DBTaskResult
-
-    from games.tasks import computer_turn
-
-    rows: dict[tuple[int, int], list[dict]] = {}
-    for row in DBTaskResult.objects.filter(task_path=computer_turn.module_path):
-        kwargs = (row.args_kwargs or {}).get("kwargs", {})
-        rows.setdefault((kwargs.get("game_id"), kwargs.get("version")), []).append({
-            "status": row.status, "value": row.return_value, "workers": list(row.worker_ids or []),
-            "enqueued": row.enqueued_at.timestamp(),
-            "started": row.started_at.timestamp() if row.started_at else None,
-            "finished": row.finished_at.timestamp() if row.finished_at else None,
-        })
-    return rows
+# The task queue --------------------------------------------------------------------------------------------
 
 
 def wait_for_queue(timeout: float) -> int:
@@ -276,39 +230,6 @@ def wait_for_queue(timeout: float) -> int:
         if not left or time.monotonic() > give_up:
             return left
         time.sleep(0.2)
-
-
-def check_games(usernames: list[str], accepted: dict[int, int], started: int) -> tuple[int, int, list[str]]:
-    """Nothing lost (as bench/web.py checks): every game replays through the engine and agrees with its row and
-    with what the clients saw stored. (games, moves, problems)"""
-    from games.models import Game
-    from games.positions import game_moves, state_after
-
-    problems: list[str] = []
-    stored_total = 0
-    games = list(Game.objects.filter(created_by__username__in=usernames))
-    for game in games:
-        moves = game_moves(game)
-        stored_total += len(moves)
-        plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
-        try:
-            state = state_after(game, moves)
-        except ValueError as err:
-            problems.append(f"game {game.pk}: replay fails: {err}")
-            continue
-        if game.move_list != ",".join(map(str, moves)):
-            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
-        if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
-            problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
-        if state.is_over != (game.status == Game.Status.FINISHED):
-            problems.append(f"game {game.pk}: replay over={state.is_over}, stored status {game.status}")
-        if state.is_over and (state.winner or Game.Result.DRAW) != game.result:
-            problems.append(f"game {game.pk}: replay winner {state.winner}, stored result {game.result}")
-        if accepted.get(game.pk) != len(moves):
-            problems.append(f"game {game.pk}: clients saw {accepted.get(game.pk)} stored, db has {len(moves)}")
-    if len(games) != started:
-        problems.append(f"{len(games)} games stored, clients started {started}")
-    return len(games), stored_total, problems
 
 
 # One database ----------------------------------------------------------------------------------------------
@@ -397,103 +318,7 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
                 proc.kill()
     load_after = os.getloadavg()
 
-    errors = [e for r in results for e in r.errors]
-    accepted: dict[int, int] = {}
-    for r in results:
-        accepted.update(r.accepted)
-    started = sum(r.games_started for r in results)
-    quick_moves = [m for r in results if r.role == "quick" for m in r.moves]
-    replies = [x for r in results if r.role == "hard" for x in r.replies]
-    hard_errors = [e for r in results if r.role == "hard" for e in r.errors]
-    quick_errors = [e for r in results if r.role == "quick" for e in r.errors]
-
-    cores = os.cpu_count() or 1
-    print(f"  gunicorn: {args.web_workers} {args.server} workers; task workers: {args.workers} (manage.py worker, "
-          f"nice +10); {cores} cores; {args.seconds:.0f} s per phase; load average after: "
-          + " ".join(f"{x:.2f}" for x in load_after))
-    phases = []
-    for phase, name in enumerate((f"{args.quick} quick players alone", f"{args.quick} quick players with "
-                                  f"{args.hard} hard players")):
-        lo, hi = phase * args.seconds, (phase + 1) * args.seconds
-        moves = [m for m in quick_moves if lo <= m[0] < hi]
-        lat = [m[1] for m in moves]
-        stored = sum(m[2] for m in moves)
-        phases.append(lat)
-        web_cpu = worker_cpu = float("nan")
-        if len(cpu["web"]) > phase + 1:
-            web_cpu = (cpu["web"][phase + 1] - cpu["web"][phase]) / args.seconds
-            worker_cpu = (cpu["workers"][phase + 1] - cpu["workers"][phase]) / args.seconds
-        print(f"  {phase + 1}. {name}: moves {percentiles(lat)}, max {ms(max(lat, default=0))}; "
-              f"{stored / args.seconds:.0f} moves/s ({len(lat) / args.seconds:.0f} move requests/s); "
-              f"CPU: web {web_cpu * 100:.0f}%, task workers {worker_cpu * 100:.0f}% of a core")
-    print(f"  quick players: {len(quick_errors)} errors")
-
-    rows = task_rows()
-    busy = [(t["started"], t["finished"]) for ts in rows.values() for t in ts if t["started"] and t["finished"]]
-    waits, thinks, queues, rests, flagged = [], [], [], [], []
-    idle_total = 0.0
-    worker_ids: dict[str, int] = {}
-    for gid, version, wait, _latency in replies:
-        done = [t for t in rows.get((gid, version), []) if t["value"] == "played" and t["finished"]]
-        if not done:
-            hard_errors.append(f"game {gid}: no task row played its move at version {version}")
-            continue
-        task = done[0]
-        think, queue = task["finished"] - task["started"], task["started"] - task["enqueued"]
-        waits.append(wait)
-        thinks.append(think)
-        queues.append(queue)
-        rests.append(wait - think - queue)
-        for worker in task["workers"]:
-            worker_ids[worker] = worker_ids.get(worker, 0) + 1
-        idle = idle_time(task["enqueued"], task["started"], busy, args.workers)
-        idle_total += idle
-        if idle > QUEUE_GRACE:
-            flagged.append(f"game {gid} v{version}: queued {ms(queue)}, {ms(idle)} of it with a task worker idle")
-    stale = sum(1 for ts in rows.values() for t in ts if t["value"] != "played")
-
-    def line(values: list[float]) -> str:
-        return (f"p50 {ms(quantile(values, 50))}, p95 {ms(quantile(values, 95))}, max {ms(max(values, default=0))}"
-                if values else "n/a")
-
-    hard_lat = [x[3] for x in replies]
-    polls = sum(r.polls for r in results)
-    print(f"  {args.hard} hard players (Ultimate against hard): {len(replies)} replies, {len(hard_errors)} errors; "
-          f"their move answered in {line(hard_lat)}; {polls} polls ({polls / args.seconds:.0f}/s) while waiting")
-    print(f"    move -> reply seen:      {line(waits)}")
-    print(f"    think (started->finished): {line(thinks)}")
-    print(f"    queue (enqueued->started): {line(queues)}; with a worker idle: {idle_total:.2f} s in all")
-    print(f"    the rest (request, poll): {line(rests)}")
-    print(f"    tasks per worker: {sorted(worker_ids.values(), reverse=True)}; tasks that did not play: {stale}; "
-          f"left waiting at the end: {left}")
-    for error in (quick_errors + hard_errors)[:8]:
-        print(f"    error: {error}")
-
-    # Verdict against the issue's target.
-    alone, loaded = (quantile(p, 95) for p in phases)
-    quick_ok = loaded <= TARGET_FACTOR * alone and loaded < TARGET_P95 and not quick_errors
-    explained = not flagged and not hard_errors and bool(replies)
-    ratio = loaded / alone if alone else float("nan")
-    print(f"  verdict: quick p95 {ms(alone)} alone -> {ms(loaded)} with {args.hard} hard players "
-          f"({ratio:.1f}x; target <= {TARGET_FACTOR:.0f}x and < {ms(TARGET_P95)}), {len(quick_errors)} errors: "
-          + ("MET" if quick_ok else "NOT MET"))
-    print(f"  verdict: hard players' wait p50 {ms(quantile(waits, 50))} = think p50 {ms(quantile(thinks, 50))} + "
-          f"queue p50 {ms(quantile(queues, 50))} + rest p50 {ms(quantile(rests, 50))}: "
-          + ("queue explained by busy workers" if explained else
-             f"{len(flagged)} tasks queued longer than the workers explain" if flagged else "errors above"))
-    for item in flagged[:8]:
-        print(f"    {item}")
-
-    count, moves_total, problems = check_games(quick + hard, accepted, started)
-    print(f"  check: {count} games, {moves_total} moves replayed through the engine: "
-          + ("all consistent" if not problems else f"{len(problems)} PROBLEMS"))
-    for problem in problems[:10]:
-        print(f"    {problem}")
-    if errors or problems or left:
-        print(f"  task workers' logs: {logs}")
-    else:
-        shutil.rmtree(logs, ignore_errors=True)
-    return quick_ok and explained and not errors and not problems and not left
+    return report(args, quick, hard, results, cpu, left, load_after, logs)
 
 
 # Main ------------------------------------------------------------------------------------------------------

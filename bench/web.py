@@ -60,6 +60,7 @@ from bench.common import (  # noqa: E402
     PASSWORD,
     ROOT,
     Session,
+    check_games,
     collect_static,
     free_port,
     hammer,
@@ -253,8 +254,6 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.models import Game
-    from games.positions import game_moves, state_after
     from players.models import Player
 
     load_before = os.getloadavg()[0]
@@ -343,31 +342,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     ok = not stats.errors and all(errors == 0 for _, errors in trivial)
 
     # Nothing lost: replay every stored game through the engine.
-    problems = []
-    stored_total = 0
-    games = Game.objects.filter(created_by__username__in=names)
-    for game in games:
-        moves = game_moves(game)
-        stored_total += len(moves)
-        plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
-        try:
-            state = state_after(game, moves)
-        except ValueError as err:
-            problems.append(f"game {game.pk}: replay fails: {err}")
-            continue
-        if game.move_list != ",".join(map(str, moves)):
-            problems.append(f"game {game.pk}: move-list cache {game.move_list[:30]!r} is not the stored moves")
-        if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
-            problems.append(f"game {game.pk}: plies {plies[:3]}... stored ply {game.ply}, {len(moves)} moves")
-        if state.is_over != (game.status == Game.Status.FINISHED):
-            problems.append(f"game {game.pk}: replay over={state.is_over}, stored status {game.status}")
-        if state.is_over and (state.winner or Game.Result.DRAW) != game.result:
-            problems.append(f"game {game.pk}: replay winner {state.winner}, stored result {game.result}")
-        if stats.accepted.get(game.pk) != len(moves):
-            problems.append(f"game {game.pk}: clients saw {stats.accepted.get(game.pk)} stored, db has {len(moves)}")
-    if len(games) != stats.games_started:
-        problems.append(f"{len(games)} games stored, clients started {stats.games_started}")
-    print(f"  check: {len(games)} games, {stored_total} moves replayed through the engine: "
+    count, stored_total, problems = check_games(names, stats.accepted, stats.games_started)
+    print(f"  check: {count} games, {stored_total} moves replayed through the engine: "
           + ("all consistent" if not problems else f"{len(problems)} PROBLEMS"))
     for problem in problems[:10]:
         print(f"    {problem}")

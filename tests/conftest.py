@@ -41,6 +41,12 @@ def other_player(make_player):
 
 
 @pytest.fixture
+def third_player(make_player):
+    """carol: a third player, to watch a game of alice and bob, or to be refused a seat in it."""
+    return make_player("carol")
+
+
+@pytest.fixture
 def staff(make_player):
     return make_player("staffer", is_staff=True, is_superuser=True)
 
@@ -57,6 +63,13 @@ def player_client(player) -> Client:
 def other_client(other_player) -> Client:
     client = Client()
     client.force_login(other_player)
+    return client
+
+
+@pytest.fixture
+def third_client(third_player) -> Client:
+    client = Client()
+    client.force_login(third_player)
     return client
 
 

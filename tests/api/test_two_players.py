@@ -26,18 +26,6 @@ from games.services import (
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def third_player(make_player):
-    return make_player("carol")
-
-
-@pytest.fixture
-def third_client(third_player) -> Client:
-    client = Client()
-    client.force_login(third_player)
-    return client
-
-
 def finish(game: Game, x, o) -> Game:
     """X wins along the top row."""
     for move, who in ((0, x), (3, o), (1, x), (4, o), (2, x)):

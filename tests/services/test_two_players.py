@@ -36,11 +36,6 @@ from games.services import (
 )
 
 
-@pytest.fixture
-def third_player(make_player):
-    return make_player("carol")
-
-
 def finish(game: Game, x, o) -> Game:
     """X wins along the top row."""
     for move, who in ((0, x), (3, o), (1, x), (4, o), (2, x)):

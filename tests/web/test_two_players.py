@@ -1,23 +1,19 @@
-"""Two people playing each other (issue 4): challenges, refusals, private games, spectators, live poll, rematch.
+"""Two people playing each other (issue 4), on the game page: only your own controls, spectators, the live poll
+(it answers 204 while nothing changed), the rematch, and the title that says whose turn it is.
 
-Services first (the rules), then the pages (only your own controls; the poll answers 204 while nothing
-changed), then the JSON API over the same services.
+Making and accepting challenges: test_two_players_challenges.py; the lobby: test_two_players_lobby.py. The rules
+themselves are tests/services/test_two_players.py, the JSON API tests/api/test_two_players.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
 
-import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.errors import (
-    InvalidInvitee,
-)
 from games.models import Game, Move
 from games.services import (
     challenge_accept,
@@ -27,22 +23,9 @@ from games.services import (
     move_play,
     rematch_accept,
     rematch_offer,
-    seek_create,
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def third_player(make_player):
-    return make_player("carol")
-
-
-@pytest.fixture
-def third_client(third_player) -> Client:
-    client = Client()
-    client.force_login(third_player)
-    return client
 
 
 def finish(game: Game, x, o) -> Game:
@@ -55,240 +38,6 @@ def finish(game: Game, x, o) -> Game:
 
 def version(game: Game) -> int:
     return Game.objects.values_list("version", flat=True).get(pk=game.pk)
-
-
-def test_declining_from_the_lobby(player, other_player, other_client, player_client):
-    game = challenge_create(player=player, variant="four", invitee=other_player)
-    lobby = other_client.get(reverse("games:history")).content.decode()
-    assert f'data-decline="{game.pk}"' in lobby and "Decline alice's challenge" in lobby
-    assert 'id="decline-challenge"' in other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert 'id="decline-challenge"' not in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    response = other_client.post(reverse("games:decline", args=[game.pk]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("games:history")
-    assert f"Challenge #{game.pk} declined." in response.content.decode()
-    assert not Game.objects.filter(pk=game.pk).exists()
-    # its maker's page, still open, hears it at the next poll: no longer available
-    assert poll(player_client, game, 1).status_code == 404
-
-
-def test_new_game_human_makes_an_open_challenge(player_client, player):
-    response = player_client.post(reverse("games:new"), {"variant": "classic", "opponent": "human", "side": "X"})
-    game = Game.objects.get()
-    assert response.status_code == 302 and game.status == "open" and not game.private and game.invitee is None
-
-
-def test_new_game_with_invite_makes_a_private_direct_challenge(player_client, other_player):
-    data = {"variant": "classic", "opponent": "human", "side": "O", "invite": "bob"}
-    assert player_client.post(reverse("games:new"), data).status_code == 302
-    game = Game.objects.get()
-    assert game.invitee == other_player and game.private and game.o_player is not None
-
-
-def test_new_game_visibility_public_for_a_direct_challenge(player_client, other_player):
-    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "bob", "visibility": "public"}
-    player_client.post(reverse("games:new"), data)
-    assert Game.objects.get().private is False
-
-
-def test_new_game_unknown_invitee_is_400(player_client):
-    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "nobody"}
-    response = player_client.post(reverse("games:new"), data)
-    assert response.status_code == 400 and "no player called" in response.content.decode()
-    assert not Game.objects.exists()
-
-
-def test_a_private_challenge_must_name_its_player(player, player_client):
-    """Nobody but its maker could see an open challenge that only the players may watch: nobody could accept it."""
-    with pytest.raises(InvalidInvitee, match="a private challenge needs the name of the player who may accept it"):
-        challenge_create(player=player, variant="classic", private=True)
-    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": " ", "visibility": "private"}
-    response = player_client.post(reverse("games:new"), data)
-    assert response.status_code == 400
-    html = response.content.decode()
-    assert re.search(r'id="id_invite_error"[^>]*>\s*<li>A private challenge needs the name of the player', html)
-    assert not Game.objects.exists()
-
-
-def test_an_unknown_player_is_named_on_the_player_field(player_client):
-    data = {"variant": "classic", "opponent": "human", "side": "X", "invite": "nobody"}
-    html = player_client.post(reverse("games:new"), data).content.decode()
-    assert re.search(r'id="id_invite_error"[^>]*>\s*<li>There is no player called &#x27;nobody&#x27;', html)
-
-
-def test_lobby_lists_challenges(player, other_player, third_player, other_client):
-    public = challenge_create(player=player, variant="classic")
-    for_bob = challenge_create(player=player, variant="four", invitee=other_player)
-    for_carol = challenge_create(player=player, variant="classic", invitee=third_player)
-    bobs_own = challenge_create(player=other_player, variant="classic")
-    html = other_client.get(reverse("games:history")).content.decode()
-    assert 'id="lobby"' in html and 'id="history"' in html and 'id="history-filters"' in html
-    assert f'data-accept="{public.pk}"' in html and f'data-accept="{for_bob.pk}"' in html
-    assert f'data-challenge="{for_carol.pk}"' not in html
-    assert f'data-accept="{bobs_own.pk}"' not in html  # not your own
-    assert f'data-cancel="{bobs_own.pk}"' in html
-    assert f"http://testserver/games/{bobs_own.pk}/" in html  # the link to send
-
-
-def test_lobby_lists_public_games_to_watch(duel, third_client, make_game):
-    private = challenge_accept(
-        game=challenge_create(player=duel.x_player, variant="classic", invitee=duel.o_player), player=duel.o_player
-    )
-    html = third_client.get(reverse("games:history")).content.decode()
-    assert f'data-live-game="{duel.pk}"' in html and f'data-live-game="{private.pk}"' not in html
-
-
-def _lobby_version(html: str) -> str:
-    return re.search(r'id="lobby-live" hx-get="/games/lobby/\?v=(\w+)"', html).group(1)
-
-
-def test_lobby_asks_for_changes_and_gets_204_while_nothing_changed(player, other_client, other_player):
-    page = other_client.get(reverse("games:history")).content.decode()
-    version = _lobby_version(page)
-    # pushed notices first; every 5 s only while the push is down (data-poll: static/js/live.js)
-    assert 'hx-trigger="live-lobby from:body, live-open from:body, every 5s" data-poll' in page
-    response = other_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
-    assert response.status_code == 204 and response.content == b""
-
-
-def test_lobby_poll_shows_a_new_challenge_then_its_acceptance(player, other_player, third_player, other_client):
-    version = _lobby_version(other_client.get(reverse("games:history")).content.decode())
-    game = challenge_create(player=player, variant="classic")
-    response = other_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
-    html = response.content.decode()
-    assert response.status_code == 200 and f'data-accept="{game.pk}"' in html
-    assert 'id="lobby-live"' in html and 'id="challenge-form"' not in html  # the lists only: the form stays as typed
-    newer = _lobby_version(html)
-    assert newer != version
-    assert other_client.get(reverse("games:lobby"), {"v": newer}, **HTMX).status_code == 204
-
-    challenge_accept(game=game, player=third_player)  # taken by someone else: it leaves the open list
-    html = other_client.get(reverse("games:lobby"), {"v": newer}, **HTMX).content.decode()
-    assert f'data-accept="{game.pk}"' not in html and f'data-live-game="{game.pk}"' in html
-
-
-def test_lobby_poll_follows_moves_of_live_games(duel, third_client, player, other_player):
-    page = third_client.get(reverse("games:history")).content.decode()
-    assert re.search(rf'data-live-game="{duel.pk}">.*no move yet', page)
-    move_play(game=duel, player=player, move=4)
-    html = third_client.get(reverse("games:lobby"), {"v": _lobby_version(page)}, **HTMX).content.decode()
-    assert re.search(rf'data-live-game="{duel.pk}">.*1 move played<', html)
-    move_play(game=duel, player=other_player, move=0)
-    html = third_client.get(reverse("games:lobby"), **HTMX).content.decode()
-    assert re.search(rf'data-live-game="{duel.pk}">.*2 moves played<', html)
-
-
-def test_lobby_poll_keeps_private_challenges_private(player, other_player, third_client):
-    version = _lobby_version(third_client.get(reverse("games:history")).content.decode())
-    hidden = challenge_create(player=player, variant="classic", invitee=other_player)
-    assert third_client.get(reverse("games:lobby"), {"v": version}, **HTMX).status_code == 204
-    assert f'data-challenge="{hidden.pk}"' not in third_client.get(reverse("games:lobby"), **HTMX).content.decode()
-
-
-def test_lobby_poll_costs_the_same_few_queries_however_many_games(
-    player, make_player, other_client, django_assert_max_num_queries
-):
-    for i in range(6):
-        someone = make_player(f"someone{i}")
-        challenge_create(player=someone, variant="classic")
-        challenge_accept(game=challenge_create(player=someone, variant="classic"), player=player)
-        seek_create(player=someone, variant="nxn", options={"size": 5 + i})  # six pools: none pairs
-    # The player; open challenges, challenges for me, mine, live games, quick pairing's seeks: each list one query
-    # with its players; and one aggregate over the player's own running games (for the history's table).
-    with django_assert_max_num_queries(7):
-        html = other_client.get(reverse("games:lobby"), **HTMX).content.decode()
-    assert html.count("data-accept=") == 6 and html.count("data-live-game=") == 6
-    assert html.count("data-seek-play=") == 6
-
-
-def test_lobby_without_htmx_or_signed_out(other_client):
-    response = other_client.get(reverse("games:lobby"))
-    assert response.status_code == 302 and response["Location"] == reverse("games:history")
-    response = Client().get(reverse("games:lobby"), HTTP_HX_CURRENT_URL="http://testserver/games/", **HTMX)
-    assert response["HX-Redirect"] == reverse("login") + "?next=%2Fgames%2F"  # the page, not the poll's address
-    assert other_client.post(reverse("games:lobby"), **HTMX).status_code == 405
-
-
-def test_challenge_page_for_its_creator_has_link_and_cancel(player_client, player):
-    game = challenge_create(player=player, variant="classic")
-    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert 'id="share-link"' in html and f'value="http://testserver/games/{game.pk}/"' in html
-    assert 'id="cancel-challenge"' in html and 'id="accept-challenge"' not in html
-    assert 'id="poll"' in html  # waits for the acceptance live
-    # every second in view; from a background tab less often, so that the title can say someone joined
-    assert 'hx-trigger="live-game from:body, live-open from:body, every 1s"' in html and "data-poll-hidden" in html
-    assert "data-move" not in html
-
-
-def test_challenge_page_for_others_has_accept(other_client, player):
-    game = challenge_create(player=player, variant="classic")
-    html = other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert 'id="accept-challenge"' in html and 'id="cancel-challenge"' not in html and 'id="share-link"' not in html
-
-
-def test_a_challenge_says_what_it_is_to_each_viewer(player_client, other_client, third_client, player, other_player):
-    def status(client, game):
-        html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-        return re.search(r'id="status"[^>]*>([^<]*)<', html).group(1), 'id="spectating"' in html
-
-    open_one = challenge_create(player=player, variant="classic")
-    assert status(player_client, open_one) == ("Waiting for an opponent to join", False)
-    # someone who may take the seat is not "watching"
-    assert status(other_client, open_one) == ("Open challenge from alice", False)
-    direct = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
-    assert status(player_client, direct) == ("Waiting for bob to accept", False)
-    assert status(other_client, direct) == ("alice challenges you", False)
-    assert status(third_client, direct) == ("Waiting for the invited player to accept", True)
-    # accepted: a spectator reads whose turn it is as a computer seat says it ("X to move: Computer (easy)")
-    challenge_accept(game=direct, player=other_player)
-    assert status(third_client, direct) == ("X to move: alice", True)
-
-
-def test_direct_challenge_page_for_someone_else(third_client, player, other_player):
-    private = challenge_create(player=player, variant="classic", invitee=other_player)
-    assert third_client.get(reverse("games:detail", args=[private.pk])).status_code == 404
-    public = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
-    html = third_client.get(reverse("games:detail", args=[public.pk])).content.decode()
-    assert 'id="accept-challenge"' not in html and "sent to bob" in html
-
-
-def test_accept_view_redirects_to_the_game(other_client, player, other_player):
-    game = challenge_create(player=player, variant="classic")
-    response = other_client.post(reverse("games:accept", args=[game.pk]))
-    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
-    game.refresh_from_db()
-    assert game.o_player == other_player and game.status == "active"
-
-
-@pytest.mark.parametrize("htmx", [False, True])
-def test_accept_own_challenge_view_is_400(player_client, player, htmx):
-    game = challenge_create(player=player, variant="classic")
-    response = player_client.post(reverse("games:accept", args=[game.pk]), **(HTMX if htmx else {}))
-    assert response.status_code == 400 and "your own challenge" in response.content.decode()
-    assert Game.objects.get(pk=game.pk).status == "open"
-
-
-def test_accept_direct_challenge_for_someone_else_view_is_403(third_client, player, other_player):
-    game = challenge_create(player=player, variant="classic", invitee=other_player, private=False)
-    assert third_client.post(reverse("games:accept", args=[game.pk])).status_code == 403
-    private = challenge_create(player=player, variant="classic", invitee=other_player)
-    assert third_client.post(reverse("games:accept", args=[private.pk])).status_code == 404
-    assert Game.objects.filter(status="open").count() == 2
-
-
-def test_accept_taken_view_is_409(other_client, third_client, player):
-    game = challenge_create(player=player, variant="classic")
-    assert other_client.post(reverse("games:accept", args=[game.pk])).status_code == 302
-    response = third_client.post(reverse("games:accept", args=[game.pk]), **HTMX)
-    assert response.status_code == 409 and "already been accepted" in response.content.decode()
-
-
-def test_cancel_views(player_client, other_client, player):
-    game = challenge_create(player=player, variant="classic")
-    assert other_client.post(reverse("games:cancel", args=[game.pk])).status_code == 403
-    response = player_client.post(reverse("games:cancel", args=[game.pk]))
-    assert response.status_code == 302 and response["Location"] == reverse("games:history")
-    assert not Game.objects.exists()
-    assert other_client.post(reverse("games:accept", args=[game.pk])).status_code == 404
 
 
 def test_players_see_their_controls_spectators_none(duel, player_client, other_client, third_client):
@@ -457,12 +206,6 @@ def test_a_rematch_offer_is_listened_for_however_late_it_was_made(duel, player, 
         assert 'id="poll"' not in client.get(page).content.decode()
 
 
-def test_history_shows_open_challenges_and_invitee(player_client, player, other_player):
-    game = challenge_create(player=player, variant="classic", invitee=other_player)
-    html = player_client.get(reverse("games:history")).content.decode()
-    assert f'<tr class="history-row" data-game="{game.pk}"' in html and "bob (invited)" in html
-
-
 def title(html: str) -> str:
     found = re.findall(r"<title>([^<]*)</title>", html)
     assert len(found) == 1, found
@@ -505,38 +248,3 @@ def test_a_watched_game_moves_on_the_server_for_everyone(make_game, player_clien
     for client in (third_client, player_client):  # nobody's page drives it: a worker plays (games.tasks)
         html = client.get(page).content.decode()
         assert 'id="thinking"' in html and 'id="poll"' in html and "hx-post" not in html.split('id="thinking"')[1][:200]
-
-
-def test_a_move_in_my_game_changes_the_lobby_version_and_asks_for_the_history_again(duel, player, player_client):
-    version = _lobby_version(player_client.get(reverse("games:history")).content.decode())
-    assert player_client.get(reverse("games:lobby"), {"v": version}, **HTMX).status_code == 204
-    move_play(game=duel, player=player, move=4)  # alice (X) moves, in another tab say
-    answer = player_client.get(reverse("games:lobby"), {"v": version}, **HTMX)
-    assert answer.status_code == 200
-    assert json.loads(answer["HX-Trigger"]).keys() == {"my-turn", "history-changed"}
-
-
-def test_the_history_table_asks_for_itself_again_with_its_filters(duel, player_client):
-    html = player_client.get(reverse("games:history"), {"result": "unfinished", "page": "1"}).content.decode()
-    root = html.split('<div id="history"')[1].split(">")[0]
-    assert 'hx-get="/games/?result=unfinished&amp;page=1"' in root and 'hx-trigger="history-changed from:body"' in root
-    again = player_client.get("/games/", {"result": "unfinished", "page": "1"}, **HTMX).content.decode()
-    assert again.lstrip().startswith('<div id="history"') and f'data-game="{duel.pk}"' in again
-
-
-def test_the_lobby_names_a_variants_options_as_the_game_page_does(player, other_client):
-    """"Ultimate, won boards closed" on the game page; the same words in the lobby (it said "closed boards")."""
-    game = challenge_create(player=player, variant="ultimate", options={"closed_boards": True})
-    html = other_client.get(reverse("games:history")).content.decode()
-    row = rf'data-challenge="{game.pk}">.*?Ultimate<span class="muted">, won boards closed</span>'
-    assert re.search(row, html, re.S)
-    assert "closed boards" not in html
-
-
-def test_a_busy_lobby_folds_its_open_challenges_after_five(player, player_client, make_player):
-    for i in range(8):
-        challenge_create(player=make_player(f"rival{i}"), variant="classic")
-    html = player_client.get(reverse("games:history")).content.decode()
-    shown, folded = html.split('id="open-challenges-more"')
-    assert shown.split('id="open-challenges"')[1].count("data-challenge=") == 5
-    assert "3 more open challenges</summary>" in folded and folded.split("</details>")[0].count("data-challenge=") == 3
