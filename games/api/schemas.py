@@ -196,7 +196,10 @@ class MoveIn(BodyIn):
 
 class PlayOnIn(BodyIn):
     ply: StrictInt = Field(..., ge=0, examples=[3], description="play on from the position after this many moves")
-    level: Literal["easy", "medium", "hard"] = Field("hard", description="the computer you play against")
+    level: Literal["easy", "medium", "hard"] | Annotated[StrictInt, Field(ge=1, le=8)] = Field(
+        "hard", examples=["hard", 5],
+        description="the computer you play against: easy, medium or hard, or a rung of the ladder, 1 (weakest) to 8",
+    )
 
 
 class RecordIn(BodyIn):

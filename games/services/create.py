@@ -22,11 +22,7 @@ from ..errors import (
 from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
 from ..pools import pool_for_game
-from ..positions import (
-    game_moves,
-    game_variant,
-    state_after,
-)
+from ..positions import game_moves, game_variant, initial_state, state_after
 from .clocks import parse_clock
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
 from .moves import computer_move
@@ -45,6 +41,20 @@ def check_level(level: Any, *, opponent: str, strategy: str | None) -> str:
     if strategy:
         raise InvalidGameSettings("choose a level or a strategy for the computer, not both")
     return str(int(text))
+
+
+def computer_level(level: Any) -> tuple[str, str]:
+    """The computer of "play on" and the analysis board's Play: easy, medium or hard (the opponent's name), or a
+    rung of the ladder, 1..8 (an int or digit string: a computer at that rung) -> (opponent, rung or "")."""
+    if level in LEVELS:
+        return str(level), ""
+    try:
+        rung = check_level(level, opponent=Opponent.MEDIUM, strategy=None)
+        if rung:
+            return Opponent.MEDIUM.value, rung
+    except InvalidGameSettings:
+        pass
+    raise InvalidGameSettings(f"unknown level {shown(level)}: choose one of {', '.join(LEVELS)}, or 1 to {LADDER[-1]}")
 
 
 def _check_settings(
@@ -192,8 +202,9 @@ def game_again(*, game: Game, player) -> Game:
     ))
 
 
-def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Game:
-    """"Play on from here": a new game against the computer at ``level`` that starts from the position after
+def game_from_position(*, game: Game, ply: int | None, player, level: str | int) -> Game:
+    """"Play on from here": a new game against the computer at ``level`` (easy, medium or hard, or a rung of the
+    ladder, 1..8) that starts from the position after
     the first ``ply`` moves of the finished ``game`` (the caller has checked that ``player`` may see it), with
     those moves in its move list; ``player`` takes the side to move there. Only finished games: in a running
     one it would hand a player the computer's help against their opponent. ``ply`` None: not given, or not
@@ -202,8 +213,7 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Ga
         raise GameNotOver("a game can be played on from one of its positions once it is over")
     if ply is None:
         raise InvalidGameSettings("say after which move to play on: ply must be a whole number")
-    if level not in LEVELS:
-        raise InvalidGameSettings(f"unknown level {shown(level)}: choose one of {', '.join(LEVELS)}")
+    opponent, rung = computer_level(level)
     moves = game_moves(game)
     if not 0 <= ply <= len(moves):
         raise InvalidGameSettings(f"there is no position after move {ply}: this game has {len(moves)} moves")
@@ -211,11 +221,16 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str) -> Ga
     if state.is_over:
         raise InvalidGameSettings(f"the game is over after move {ply}: there is nothing to play on")
     with transaction.atomic():
-        new = game_create(player=player, variant=game.variant, options=game.options, opponent=level, side=state.to_move)
+        new = game_create(
+            player=player, variant=game.variant, options=game.options, opponent=opponent, level=rung,
+            side=state.to_move,
+        )
         new.start_board = game.start_board  # multi's random first board: the one this game had
         new.start_position = game.start_position  # a game that started from a position: the same start
         if ply:
-            insert_rows([Move(game=new, ply=n, move=move, side="X" if n % 2 == 1 else "O")
+            first = initial_state(game).to_move  # O in a game started from a position with O to move
+            sides = (first, "O" if first == "X" else "X")
+            insert_rows([Move(game=new, ply=n, move=move, side=sides[(n - 1) % 2])
                          for n, move in enumerate(moves[:ply], start=1)])
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
         new.played_on_from, new.played_on_ply = game, ply

@@ -17,10 +17,10 @@ from games.pk_lookup import insert_rows
 
 from ..engine import PositionError, RecordError, parse_position, position_string, read_record, shown
 from ..errors import Busy, InvalidGameSettings, InvalidRecord
-from ..models import LEVELS, Game, Move, Opponent
+from ..models import Game, Move, Opponent
 from .assists import analyse_when_over
 from .computer import schedule_computer_move, slow_computer_to_move
-from .create import computer_opening, game_create
+from .create import computer_level, computer_opening, game_create
 
 #: the largest record accepted for import, in bytes of UTF-8 (a 19 x 19 game full to the last cell is ~2 KB)
 MAX_IMPORT_BYTES = 256 * 1024
@@ -140,7 +140,7 @@ def game_import(*, player, text: str) -> Game:
     return game
 
 
-def game_from_position_string(*, player, position: str, level: str, side: str | None = None) -> Game:
+def game_from_position_string(*, player, position: str, level: str | int, side: str | None = None) -> Game:
     """A new game of ``player`` against the computer at ``level`` that starts from ``position`` (a position
     string: it names the variant); ``player`` plays ``side`` (X or O; by default the side to move there). The
     string is stored on the game (``start_position``): its state is rebuilt from it and the moves played after.
@@ -151,14 +151,14 @@ def game_from_position_string(*, player, position: str, level: str, side: str | 
         raise InvalidGameSettings(f"not a position this site can set up: {err}") from None
     if state.is_over:
         raise InvalidGameSettings("the game is already over in this position: there is nothing to play")
-    if level not in LEVELS:
-        raise InvalidGameSettings(f"unknown level {shown(level)}: choose one of {', '.join(LEVELS)}")
+    opponent, rung = computer_level(level)
     side = side or state.to_move
     if side not in ("X", "O"):
         raise InvalidGameSettings(f"side must be X or O, not {shown(side)}")
     with transaction.atomic():
         game = game_create(
-            player=player, variant=state.variant.key, options=dict(state.variant.options), opponent=level, side=side
+            player=player, variant=state.variant.key, options=dict(state.variant.options), opponent=opponent,
+            level=rung, side=side,
         )
         # the start is the position: multi's drawn board is in it; a computer turn game_create may have
         # enqueued (for the standard start) is left behind by the new version

@@ -9,6 +9,7 @@ from django import forms
 
 from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import STRATEGIES, VARIANTS
+from ..engine.levels import LADDER
 from ..models import Opponent
 from ..selectors import RESULT_FILTERS
 
@@ -203,6 +204,13 @@ SEEK_CLOCK_CHOICES = [
         ("15+10", "15+10 (rapid)"),
     ]),
     ("Correspondence", [("1d", "1 day per move"), ("3d", "3 days per move"), ("7d", "7 days per move")]),
+]
+
+
+#: the computer of "Play on from here" and the analysis board's Play: the three names (hard first: the default),
+#: then the ladder's rungs (games.services.create.computer_level)
+COMPUTER_LEVEL_CHOICES = [(name, name) for name in ("hard", "medium", "easy")] + [
+    (str(rung), f"level {rung}") for rung in LADDER
 ]
 
 

@@ -31,9 +31,12 @@ def test_api_play_on(make_game, player, player_client):
     assert data["opponent"] == "hard" and data["your_sides"] == ["O"]
     refused = player_client.post(f"/api/games/{old.pk}/play-on", {"ply": 7}, content_type="application/json")
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_settings"
-    bad = player_client.post(f"/api/games/{old.pk}/play-on", {"ply": 1, "level": "x"},
-                             content_type="application/json")
-    assert bad.status_code == 400
+    for level in ("x", 0, 9, "5", True):  # a name, or a rung of the ladder as a number
+        bad = player_client.post(f"/api/games/{old.pk}/play-on", {"ply": 1, "level": level},
+                                 content_type="application/json")
+        assert bad.status_code == 400, level
+    rung = player_client.post(f"/api/games/{old.pk}/play-on", {"ply": 3, "level": 5}, content_type="application/json")
+    assert rung.status_code == 201 and Game.objects.get(pk=rung.json()["id"]).x_level == "5"
 
 
 def test_the_new_game_says_where_it_came_from(make_game, player, player_client):

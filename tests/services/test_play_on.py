@@ -65,13 +65,30 @@ def test_multis_random_first_board_comes_along(make_game, player):
     ("over there", "the game is over after move 7"),
     ("negative", "there is no position after move -1"),
     ("level", "unknown level 'brutal'"),
+    ("rung", "unknown level 9: choose one of easy, medium, hard, or 1 to 8"),
 ])
 def test_refused_in_words_and_nothing_is_created(case, words, make_game, player):
     game = finished(make_game, player) if case != "running" else make_game()
     ply, level = {"past the end": 8, "over there": 7, "negative": -1, "no ply": None}.get(case, 1), "hard"
-    if case == "level":
-        level = "brutal"
+    if case in ("level", "rung"):
+        level = "brutal" if case == "level" else 9
     before = Game.objects.count()
     with pytest.raises(GameNotOver if case == "running" else InvalidGameSettings, match=words):
         game_from_position(game=game, ply=ply, player=player, level=level)
     assert Game.objects.count() == before
+
+
+@pytest.mark.parametrize("level", [3, "7"])
+def test_a_rung_of_the_ladder_plays_on(level, make_game, player):
+    new = game_from_position(game=finished(make_game, player), ply=3, player=player, level=level)
+    assert new.sides_of(player) == ["O"] and new.x_level == str(level)  # the computer at that rung
+
+
+def test_the_moves_brought_along_keep_their_sides_when_o_moved_first(player):
+    from games.services import game_from_position_string
+
+    game = game_from_position_string(player=player, position="classic_3.1x1.3_o", level="hard")  # O to move
+    game = move_play(game=game, player=player, move=0, reply=True).game  # O a3, X answers
+    game = game_resign(game=Game.objects.get(pk=game.pk), player=player)
+    new = game_from_position(game=game, ply=2, player=player, level="easy")
+    assert list(new.moves.order_by("ply").values_list("side", flat=True)) == ["O", "X"]

@@ -118,3 +118,14 @@ def test_a_whole_number_is_judged_as_one(make_game, player, player_client):
     assert "unknown level" in text.lower() and "h" * 100 not in text
     response = player_client.post(url, {"ply": " 3", "level": "easy"})  # spaces around a number are no error
     assert response.status_code == 302
+
+
+def test_the_form_offers_the_ladder_too(make_game, player, player_client):
+    old = finished(make_game, player)
+    page = player_client.get(reverse("games:replay", args=[old.pk]), {"ply": 2}).content.decode()
+    form = page[page.index('id="play-on"'):]
+    form = form[: form.index("</form>")]
+    assert '<option value="hard">hard</option>' in form and '<option value="5">level 5</option>' in form
+    response = player_client.post(reverse("games:play_on", args=[old.pk]), {"ply": "2", "level": "5"})
+    new = Game.objects.latest("pk")
+    assert response.status_code == 302 and new.played_on_from_id == old.pk and new.o_level == "5"

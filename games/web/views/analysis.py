@@ -23,9 +23,9 @@ from ...engine import VARIANTS, PositionError, State, get_variant, parse_positio
 from ...engine.analysis import outcome_words
 from ...errors import GameError
 from ...http_errors import http_error
-from ...models import LEVELS
 from ...services import game_from_position_string
 from ...services.assists import evaluation_result, position_evaluation
+from ..forms import COMPUTER_LEVEL_CHOICES
 from ..presenters.board import board_context
 from ..responses import go_to, message, parse_count
 
@@ -117,7 +117,7 @@ def _board_context(start_state: State, names: str, at_text: str | None, move_tex
         "first_url": board_url(start, played, 0), "back_url": board_url(start, played, max(0, at - 1)),
         "forward_url": board_url(start, played, min(len(played), at + 1)), "last_url": board_url(start, played),
         "url": board_url(start, played, at), "here_url": board_url(position, []),
-        "levels": [level.value for level in reversed(LEVELS)],
+        "levels": COMPUTER_LEVEL_CHOICES,
     }
 
 

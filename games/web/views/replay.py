@@ -14,10 +14,11 @@ from django_htmx.http import replace_url
 from ...engine import position_string
 from ...errors import AnalysisUnavailable, GameError
 from ...http_errors import http_error
-from ...models import LEVELS, Game
+from ...models import Game
 from ...positions import Position, game_moves, state_after
 from ...pov import GameView, game_view
 from ...services import game_analysis, game_from_position
+from ..forms import COMPUTER_LEVEL_CHOICES
 from ..presenters.board import board_context
 from ..presenters.graph import evaluation_graph
 from ..presenters.moves import analysis_words, move_rows, replay_announcement
@@ -126,7 +127,7 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         # the move shown was a mistake: play on from before it, as the side that made it
         "try_better_label": f"Try the better move as {verdicts[ply - 1].side}, from before move {ply}:"
         if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake else "",
-        "levels": [level.value for level in reversed(LEVELS)],  # hard first: the default
+        "levels": COMPUTER_LEVEL_CHOICES,
         "error": error,
         "nested": view.variant.nested,
         "variant_label": view.variant.describe(),
