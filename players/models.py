@@ -14,6 +14,7 @@ from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBS
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from ninja.errors import HttpError
 
@@ -29,8 +30,11 @@ class Player(AbstractUser):
     #: when the last password-reset email went out: at most one per PASSWORD_RESET_INTERVAL
     password_reset_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     #: the username's confusable skeleton (players.confusables): no two players' names may look the same.
-    #: Checked by clean() (sign-up, the admin), not by a unique constraint: names from before may clash.
+    #: Checked by clean() (sign-up, the admin: a message naming the other player) and held by a unique constraint
+    #: (two sign-ups at the same moment cannot both pass), except for the names that already clashed when the
+    #: constraint came (``skeleton_clash``: all but the oldest of each look-alike group keep their names).
     username_skeleton = models.CharField(max_length=SKELETON_MAX, db_index=True, editable=False, default="")
+    skeleton_clash = models.BooleanField(default=False, editable=False)
     #: the game sounds (a move, a game's end, a challenge: static/js/attention.js); kept here, not in the browser,
     #: so that muting follows the player to every browser they sign in from
     sound = models.BooleanField(default=True)
@@ -38,6 +42,12 @@ class Player(AbstractUser):
     class Meta:
         verbose_name = "player"
         verbose_name_plural = "players"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["username_skeleton"], condition=Q(skeleton_clash=False) & ~Q(username_skeleton=""),
+                name="player_unique_skeleton",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.username

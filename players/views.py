@@ -11,6 +11,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -37,9 +38,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("games:history")
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST":
-        form = SignupForm(request.POST)
+        form, player = SignupForm(request.POST), None
         if form.is_valid():
-            player = form.save()
+            form, player = _sign_up(form)
+        if player is not None:
             login(request, player, backend="config.auth.PlayerBackend")
             messages.success(request, f"Welcome, {player.username}! Start a game below.")
             if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
@@ -48,6 +50,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         focus_first_error(form)
         return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=400)
     return render(request, "registration/signup.html", {"form": SignupForm(), "next": next_url})
+
+
+def _sign_up(form: SignupForm) -> tuple[SignupForm, Player | None]:
+    """The new account; or None, and the form with its errors, when another sign-up took the name (or one that
+    looks the same) between the form's checks and the insert: the database refused it, and the checks, run
+    again, say why."""
+    try:
+        with transaction.atomic():
+            return form, form.save()
+    except IntegrityError:
+        again = SignupForm(form.data)
+        if again.is_valid():  # the other account is gone again, or the clash is one the checks do not see
+            again.add_error("username", "Another player has just taken this name: choose another.")
+        return again, None
 
 
 class RefusedFormIs400:

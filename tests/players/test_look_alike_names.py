@@ -71,7 +71,8 @@ def test_players_from_before_with_clashing_names_can_still_change_their_email(ma
     from players.models import Player
 
     make_player("alice")
-    twin = make_player("\u0430lice")
+    # a clash from before the unique skeleton: its migration marked the newer name (players migration 0008)
+    twin = Player.objects.create_user("\u0430lice", password=PASSWORD, skeleton_clash=True)
     client = Client()
     client.force_login(twin)
     response = client.post(reverse("email_change", args=[twin.username]), {"email": "twin@example.com"})
@@ -86,3 +87,65 @@ def test_the_skeleton_is_stored_and_follows_a_rename(make_player):
     player.save(update_fields=["username"])
     player.refresh_from_db()
     assert player.username_skeleton == "rnOnty"
+
+
+def test_the_database_refuses_a_look_alike_that_skipped_the_checks(make_player):
+    """Two sign-ups at the same moment both pass clean(); the unique skeleton stops the second."""
+    from django.db import IntegrityError, transaction
+
+    from players.models import Player
+
+    make_player("alice")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player(username="\u0430lice").save()  # no clean(): as the second of two sign-ups at once
+    assert Player.objects.filter(username_skeleton="alice").count() == 1
+    Player.objects.bulk_create([Player(username="x1"), Player(username="x2")])  # no skeleton: not held to it
+
+
+def test_a_sign_up_that_loses_the_race_for_a_name_is_told_so(make_player, monkeypatch):
+    """The other account commits between this sign-up's checks and its insert: a 400 saying why, not a 500."""
+    from players.forms import SignupForm
+    from players.models import Player
+
+    is_valid = SignupForm.is_valid
+    checked: list[str] = []
+
+    def then_the_other_signs_up(self):
+        valid = is_valid(self)
+        if not checked:  # right after this sign-up's checks, before its insert
+            checked.append(self.data["username"])
+            make_player("alice")
+        return valid
+
+    monkeypatch.setattr(SignupForm, "is_valid", then_the_other_signs_up)
+    for name, words in (("\u0430lice", "too much like the existing player alice"), ("alice", "already exists")):
+        Player.objects.filter(username="alice").delete()
+        checked.clear()
+        response = signup(name)
+        assert response.status_code == 400 and words in response.content.decode(), name
+        assert list(Player.objects.values_list("username", flat=True)) == ["alice"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_the_names_that_already_clashed():
+    from django.db import IntegrityError, connection, transaction
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([("players", "0007_player_sound")])
+        executor.loader.build_graph()
+        old = executor.loader.project_state([("players", "0007_player_sound")]).apps.get_model("players", "Player")
+        for username, name_skeleton in (("alice", "alice"), ("\u0430lice", "alice"), ("bob", "bob"), ("x", "")):
+            old.objects.create(username=username, username_skeleton=name_skeleton)
+        executor = MigrationExecutor(connection)
+        executor.migrate([("players", "0009_player_unique_skeleton")])
+        from players.models import Player
+
+        clashes = dict(Player.objects.values_list("username", "skeleton_clash"))
+        assert clashes == {"alice": False, "\u0430lice": True, "bob": False, "x": False}  # the oldest keeps it
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Player(username="b\u043eb").save()  # a new look-alike of bob (Cyrillic о)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
