@@ -4,6 +4,7 @@ check that nothing was lost."""
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing as mp
 import os
 import re
@@ -25,7 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "bench-Passw0rd-not-secret"
 
 
-STATIC_CACHE = Path(tempfile.gettempdir()) / "ttt-bench-static"
+# One per checkout: another checkout's files (an older commit benchmarked beside this one) would otherwise pass for
+# this one's when newer, and pages naming a script the old manifest lacks would fail (500).
+STATIC_CACHE = Path(tempfile.gettempdir()) / f"ttt-bench-static-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
 
 
 class Session:
@@ -233,6 +236,7 @@ def collect_static(env: dict[str, str]) -> None:
 
 def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str = "/accounts/login/") -> None:
     deadline = time.monotonic() + timeout
+    last = "no answer"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"gunicorn exited with {proc.returncode}")
@@ -244,10 +248,11 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60, path: str
                 session.close()
             if status == 200:
                 return
-        except OSError:
-            pass
+            last = f"{status} from {path}"
+        except OSError as err:
+            last = f"{type(err).__name__}: {err}"
         time.sleep(0.2)
-    raise SystemExit("gunicorn did not answer in time")
+    raise SystemExit(f"gunicorn did not answer in time (last: {last})")
 
 
 def check_games(usernames: list[str], accepted: dict[int, int], started: int) -> tuple[int, int, list[str]]:

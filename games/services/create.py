@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.pk_lookup import insert_rows
+from games.pk_lookup import insert_row, insert_rows
 
 from ..engine import Variant, get_strategy, get_variant, shown
 from ..engine.levels import LADDER
@@ -160,7 +160,7 @@ def game_create(
     if opponent == Opponent.HUMAN:  # its pool: the lobby shows the creator's rating there
         game.pool = pool_for_game(game)
     with transaction.atomic():
-        game.save()
+        insert_row(game)  # game.save(), with SQL built once
         if opponent == Opponent.HUMAN:  # a challenge: the lobby and the invitee's badge hear of it
             changed(game)
         if game.status == Game.Status.ACTIVE and game.is_computer("X"):
