@@ -136,6 +136,17 @@ def test_htmx_move_returns_partial(player_client, make_game):
     assert Move.objects.filter(game=game).count() == 1
 
 
+def test_htmx_answers_bring_the_players_line_only_where_it_can_change(player_client, other_client, player, duel):
+    """Against the computer (or on one screen) the players line never changes while the page is open: a move's
+    answer leaves it out. Between people it comes along (out of band): an accepted challenge, ratings, clocks."""
+    for game in (vs_random(player), duel):
+        html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4"}, **HTMX).content.decode()
+        assert ('id="players" hx-swap-oob="true"' in html) is (game == duel), game.opponent
+        assert '<span id="announce" hx-swap-oob="innerHTML">' in html
+        page = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        assert 'id="players"' in page and "vs" in page  # the page itself always has it
+
+
 def test_the_board_sends_the_position_it_shows(player_client, player):
     game = vs_random(player)
     html = player_client.post(reverse("games:move", args=[game.pk]), {"move": "4", "ply": "0"}, **HTMX).content.decode()

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
-from ...models import Game
+from ...models import Game, Opponent
 from ...pov import GameView, clock_text
 from .board import live_board
 from .drawn import draw_each
@@ -133,6 +133,10 @@ def play_context(
     game = view.game
     rows = move_rows(view)
     every = poll_every(view) or (POLL_EVERY if hint_pending else "")
+    # The players line is on the page; an htmx answer brings it (out of band) only where it can change while the
+    # page is open: between people (an accepted challenge, ratings, clocks), or for another game (Play again).
+    # Against the computer it never changes: leaving it out spared a tenth of the answer's template work.
+    players = not oob or new_page or game.opponent == Opponent.HUMAN
     return {
         "view": view,
         "game": game,
@@ -157,9 +161,10 @@ def play_context(
         "invitee_label": game.invitee.get_username() if game.invitee_id else "",
         "oob": oob,
         "new_page": new_page,
-        **seats(game),
-        **clocks(view),
-        "clock_control": view.clock.control if view.clock else "",
+        "players_oob": oob and players,
+        **(seats(game) if players else {}),
+        **(clocks(view) if players else {}),
+        "clock_control": view.clock.control if view.clock and players else "",
         **first_move(game, view),
     }
 
