@@ -56,3 +56,19 @@ def test_move_rows_too(settings):
     assert draw_each("games/board.html#move_rows", "moves", rows) == expected
     assert draw_each("games/board.html#move_rows", "moves", rows) == expected
     assert _drawn.cache_info().hits == len(rows)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (15, 15), (6, 7)])
+def test_a_board_s_edges_are_drawn_once_per_size(settings, rows, cols):
+    """The letters and numbers round a grid board: what the template draws, from memory after the first time."""
+    settings.DEBUG = False
+    letters = [chr(ord("a") + i) for i in range(cols)]
+    expected = get_template("games/board.html#coords").render({"frames": [(letters, range(rows, 0, -1))]})
+    assert f"<span>{letters[-1]}</span></div>" in expected and f"<span>{rows}</span><span>{rows - 1}</span>" in expected
+    _drawn.cache_clear()
+    assert presenter.coords_html(rows, cols) == expected
+    assert presenter.coords_html(rows, cols) == expected
+    assert _drawn.cache_info().hits == 1
+    board = get_template("games/board.html#board").render(
+        {"board": presenter.board_context(get_variant("mnk", rows=rows, cols=cols, k=3).new_game())})
+    assert expected in board and board.count('class="coords coords-') == 2

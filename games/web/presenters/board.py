@@ -116,10 +116,15 @@ def board_context(
         "cols": cols,
         "size_class": size_class(rows, cols),
         "interactive": bool(playable),
-        # the edges name the cells as the move list does: letters from the left, numbers from the bottom
         "col_labels": column_letters(cols),
-        "row_labels": range(rows, 0, -1),
+        "coords": coords_html(rows, cols),
     }
+
+
+def coords_html(rows: int, cols: int) -> SafeString:
+    """A grid board's edges as ``games/board.html#coords`` draws them, once per board size (drawn.py): they name the
+    cells as the move list does, letters from the left and numbers from the bottom."""
+    return draw_each("games/board.html#coords", "frames", [(tuple(column_letters(cols)), tuple(range(rows, 0, -1)))])
 
 
 def live_board(view: GameView) -> dict[str, Any]:
