@@ -22,6 +22,10 @@ growing to a millisecond, so a writer starts about as soon as the other has comm
 COMMIT or ROLLBACK only, by transactions only (Django's atomic blocks; a single autocommit write still waits
 in SQLite's own handler), and given up with "database is locked" after the settings' ``timeout`` as before.
 The operating system releases it when a process dies. In-memory databases and URI names do without it.
+
+Each statement's placeholders are rewritten from Django's ``%s`` to SQLite's ``?`` once per distinct statement
+(``CursorWrapper``): Django rewrites them by a regular expression on every execution, 17 microseconds for a
+game's 1 kB SELECT here, and the site runs the same few statements over and over.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import fcntl
 import os
 import sqlite3
 import time
+from functools import lru_cache
 
 from django.db import OperationalError
 from django.db.backends.sqlite3 import base
@@ -93,8 +98,29 @@ class WriterLock:
         self.fd = None
 
 
+#: statements whose "?" form is remembered (per process), and the longest remembered: a long IN (...) is rewritten
+QMARK_KEEP, QMARK_LONGEST = 2048, 8192
+
+
+@lru_cache(maxsize=QMARK_KEEP)
+def _qmark(query: str) -> str:
+    return base.FORMAT_QMARK_REGEX.sub("?", query).replace("%%", "%")
+
+
+class CursorWrapper(base.SQLiteCursorWrapper):
+    """Django's cursor, with each statement's "?" form remembered (see the module's docstring)."""
+
+    def convert_query(self, query: str, *, param_names: list[str] | None = None) -> str:
+        if param_names is None and len(query) <= QMARK_LONGEST:
+            return _qmark(query)
+        return super().convert_query(query, param_names=param_names)
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     _writer: WriterLock | None = None
+
+    def create_cursor(self, name: str | None = None) -> sqlite3.Cursor:
+        return self.connection.cursor(factory=CursorWrapper)
 
     def _writer_lock(self) -> WriterLock | None:
         if self._writer is None:

@@ -93,3 +93,26 @@ def test_a_connection_closes_at_once_while_another_process_writes(tmp_path):
     assert result.returncode == 0 and not result.stderr, result.stderr
     seconds = float(result.stdout.split()[2])
     assert seconds < 2, result.stdout  # not the settings' 20 s busy timeout
+
+
+def test_statements_get_their_qmarks_once_as_django_writes_them():
+    """config.sqlite3's cursor rewrites ``%s`` to ``?`` as Django's does, once per distinct statement."""
+    from django.db.backends.sqlite3.base import SQLiteCursorWrapper
+
+    from config.sqlite3.base import QMARK_LONGEST, CursorWrapper, _qmark
+
+    connection = sqlite3.connect(":memory:")
+    ours, djangos = connection.cursor(factory=CursorWrapper), connection.cursor(factory=SQLiteCursorWrapper)
+    long = "SELECT count(*) FROM (SELECT 1) WHERE 1 IN (" + ", ".join(["%s"] * (QMARK_LONGEST // 3)) + ")"
+    for query in ("SELECT %s, '100%%'", 'SELECT "a" FROM "t" WHERE "x" = %s AND "y" LIKE %s ESCAPE \'\\\'', long):
+        assert ours.convert_query(query) == djangos.convert_query(query)
+    assert ours.convert_query("SELECT %(a)s", param_names=["a"]) == djangos.convert_query(
+        "SELECT %(a)s", param_names=["a"]) == "SELECT :a"
+
+    _qmark.cache_clear()
+    for _ in range(3):
+        assert ours.execute("SELECT %s, '100%%'", [7]).fetchone() == (7, "100%")
+        assert ours.execute("SELECT %(a)s", {"a": 8}).fetchone() == (8,)
+    assert (_qmark.cache_info().misses, _qmark.cache_info().hits) == (1, 2)
+    assert ours.execute(long, list(range(QMARK_LONGEST // 3))).fetchone() == (1,)
+    assert _qmark.cache_info().currsize == 1  # a statement that long is rewritten each time, not kept
