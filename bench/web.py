@@ -70,6 +70,7 @@ from bench.common import (  # noqa: E402
     wait_ready,
     wrk,
 )
+from bench.stalls import host_stalls  # noqa: E402
 
 # HTTP client -------------------------------------------------------------------------------------------
 
@@ -231,6 +232,8 @@ def calibrate(args: argparse.Namespace) -> None:
     try:
         wait_ready(port, proc, path="/")
         print("\n== this machine (no Django, no database)")
+        if args.stall_seconds > 0:
+            print(f"  {host_stalls(args.stall_seconds)}", flush=True)
         line, _ = rate_line(f"gunicorn ({args.workers} workers) serving a bare WSGI app", port, "/", args, proc.pid)
         print(line, flush=True)
     finally:
@@ -365,6 +368,8 @@ def main() -> int:
                         help="how each next game opens: the finished game's Play again (default), or the new-game "
                              "form and then the game page")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stall-seconds", type=float, default=6,
+                        help="first, time the machine's own stalls for this long (bench/stalls.py; 0: skip)")
     parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
                         help="gunicorn's workers: threads (as make serve runs them), sync, or uvicorn's (ASGI)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
