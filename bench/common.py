@@ -171,21 +171,42 @@ def percentiles(values: list[float]) -> str:
     return f"p50 {qs[49] * 1000:.1f} ms, p95 {qs[94] * 1000:.1f} ms, p99 {qs[98] * 1000:.1f} ms"
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (a server's workers; the stack's proxy, servers and their workers)."""
+    found, todo = [], [pid]
+    while todo:
+        one = todo.pop()
+        found.append(one)
+        try:
+            todo += [int(child) for child in Path(f"/proc/{one}/task/{one}/children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
 def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by process ``pid`` and its gunicorn workers."""
+    """CPU seconds (user + system) used so far by process ``pid`` and every process under it."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        children = []
-    for one in (pid, *map(int, children)):
+    for one in process_tree(pid):
         try:
             fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def start_stack(env: dict[str, str], port: int, *, web_workers: int = 2, task_workers: int = 0,
+                run_dir: str | Path | None = None) -> subprocess.Popen:
+    """`make serve`'s processes (scripts/serve.py under supervisord: nginx on ``port``, gunicorn's sync workers,
+    uvicorn for the streams, ``task_workers`` task workers), on a migrated database with collected static files;
+    stop it with ``terminate()``."""
+    run = Path(run_dir) if run_dir else Path(tempfile.mkdtemp(prefix="ttt-stack-"))
+    env = dict(env, PORT=str(port), WEB_CONCURRENCY=str(web_workers), TASK_WORKERS=str(task_workers),
+               SERVE_RUN_DIR=str(run), WEB_PORT=str(free_port()), PUSH_PORT=str(free_port()))
+    return subprocess.Popen([sys.executable, "scripts/serve.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=None)
 
 
 def wrk(port: int, path: str, connections: int, seconds: float) -> float | None:

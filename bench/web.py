@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Load benchmark of the real server: gunicorn (2 workers) on 127.0.0.1, DEBUG off, against SQLite and PostgreSQL.
+"""Load benchmark of the real server: `make serve`'s stack on 127.0.0.1 (nginx in front of gunicorn's sync workers, 2
+of them; uvicorn for the live streams, idle here), DEBUG off, against SQLite and PostgreSQL.
 
     .venv/bin/python bench/web.py [--players 16] [--seconds 15] [--db sqlite,postgres]
 
@@ -67,6 +68,7 @@ from bench.common import (  # noqa: E402
     percentiles,
     process_cpu,
     server_env,
+    start_stack,
     wait_ready,
     wrk,
 )
@@ -269,18 +271,15 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     connection.close()
 
     port = free_port()
-    env["PORT"] = str(port)
-    env["WEB_CONCURRENCY"] = str(args.workers)
-    app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
-    env["GUNICORN_WORKER_CLASS"] = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(
-        args.server, "config.gworker.ThreadWorker"  # gthread: make serve's worker
-    )
-    if args.server == "sync":
-        env["GUNICORN_THREADS"] = "1"  # gunicorn runs "sync" with more than one thread as gthread
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None,
-    )
+    if args.server == "serve":  # make serve's processes, the pages behind nginx
+        proc = start_stack(env, port, web_workers=args.workers)
+    else:
+        env.update(WEB_BIND=f"127.0.0.1:{port}", PORT=str(port), WEB_CONCURRENCY=str(args.workers))
+        command = ([str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py",
+                    "config.wsgi:application"] if args.server == "gunicorn" else
+                   [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--port", str(port),
+                    "--workers", str(args.workers), "--lifespan", "off", "--no-access-log"])
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None)
     ctx = mp.get_context("fork")
     try:
         wait_ready(port, proc)
@@ -326,7 +325,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     requests = len(latencies)
     cores = os.cpu_count() or 1
     opened = "the first from the form, then Play again" if args.start == "again" else "each from the form"
-    print(f"  {args.players} players (one client process each), {args.workers} gunicorn workers, {elapsed:.1f} s, "
+    print(f"  {args.players} players (one client process each), {args.server} with {args.workers} workers, "
+          f"{elapsed:.1f} s, "
           f"{cores} cores; load average before: {load_before:.2f}; games opened {opened}")
     print(f"  moves stored: {stats.moves} ({stats.moves / elapsed:.0f} moves/s, the players' and the computer's "
           f"replies); move requests: {requests} ({requests / elapsed:.0f}/s)")
@@ -337,7 +337,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
     for kind, values in stats.by_kind.items():
         print(f"    {kind:>9}: {len(values)} requests, {percentiles(values)}")
     all_requests = sum(len(v) for v in stats.by_kind.values())
-    print(f"  CPU while playing: server (gunicorn) {server_cpu:.1f} s = {server_cpu / elapsed * 100:.0f}% of a core, "
+    print(f"  CPU while playing: server ({args.server}) {server_cpu:.1f} s = "
+          f"{server_cpu / elapsed * 100:.0f}% of a core, "
           f"{server_cpu / max(all_requests, 1) * 1000:.2f} ms per request; client {stats.cpu:.1f} s = "
           f"{stats.cpu / elapsed * 100:.0f}% of a core, {stats.cpu / max(all_requests, 1) * 1000:.2f} ms per request")
     for line, _ in trivial:
@@ -370,8 +371,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stall-seconds", type=float, default=6,
                         help="first, time the machine's own stalls for this long (bench/stalls.py; 0: skip)")
-    parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
-                        help="gunicorn's workers: threads (as make serve runs them), sync, or uvicorn's (ASGI)")
+    parser.add_argument("--server", choices=("serve", "gunicorn", "uvicorn"), default="serve",
+                        help="make serve's stack (nginx in front of gunicorn's sync workers: the default), "
+                             "gunicorn's sync workers alone, or uvicorn alone (ASGI)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
     args = parser.parse_args()
     if args.one:

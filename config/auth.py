@@ -15,11 +15,8 @@ import os
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
-from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
-
-from games.pk_lookup import get_by_pk
 
 
 class ThrottledLoginBackend(AxesStandaloneBackend):
@@ -31,11 +28,8 @@ class ThrottledLoginBackend(AxesStandaloneBackend):
 
 
 class PlayerBackend(ModelBackend):
-    """Django's ModelBackend; the signed-in player of each request is read by a query compiled once."""
-
-    def get_user(self, user_id: Any) -> Any:
-        user = get_by_pk(get_user_model(), user_id)
-        return user if user is not None and self.user_can_authenticate(user) else None
+    """Django's ModelBackend as shipped, under the name the sessions of signed-in players already carry (a
+    session names the backend that authenticated it: renaming it would sign everyone out)."""
 
 
 def client_ip(request: HttpRequest) -> str:

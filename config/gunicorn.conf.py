@@ -1,33 +1,24 @@
-"""gunicorn settings for `make serve` and the web benchmark; each can be overridden from the environment
-(GUNICORN_CMD_ARGS, or the variables below)."""
+"""gunicorn settings for the pages and the API (``make serve``, the web benchmark): gunicorn's own sync workers,
+behind the buffering proxy that ``make serve`` starts (nginx: config/nginx.conf.template), which reads each
+request whole before it reaches a worker and takes each answer at once, so that a slow client never holds a
+process. The live streams are not served here but by the ASGI server (uvicorn) behind the same proxy.
+Each setting can be overridden from the environment (GUNICORN_CMD_ARGS, or the variables below)."""
 
 from __future__ import annotations
 
 import gc
 import os
 
-bind = os.environ.get("BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
+bind = os.environ.get("WEB_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Threads, so that a page's live stream (/games/live/: one held request per open page, idle but for a notice now
-# and then) does not hold a whole process: requests are served by a pool of threads per process; keep-alive
-# connections wait in gunicorn's poller, not in a thread. GUNICORN_THREADS bounds the open pages per process.
-# config/gworker.py: gunicorn's threaded worker, taking a connection only when its request slot is free.
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "config.gworker.ThreadWorker")
-threads = int(os.environ.get("GUNICORN_THREADS", "1000"))
-# The threads hold the live pages' streams (about 330 kB each, docs/benchmarks.md); ordinary requests take one slot
-# per process (config/slots.py). Streams stop short of the thread count (LIVE_MAX_STREAMS, games/web/views/live.py),
-# so that pages always find a thread; the pages past it poll. gthread also caps its connections (worker_connections).
-os.environ.setdefault("WEB_REQUEST_SLOTS", "1")
-os.environ.setdefault("LIVE_MAX_STREAMS", str(max(threads - 100, threads // 2)))
-worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", str(threads + 1000)))
+worker_class = "sync"
+# A live stream would hold one of these workers for as long as its page is open: they refuse streams (the proxy
+# sends them to uvicorn), and a page that reaches one anyway polls (games/web/views/live.py).
+os.environ["LIVE_STREAMS"] = "0"
 # The app is imported once, before the workers fork (less memory, faster start); Django opens no
 # database connection at import, so none is shared between workers.
 preload_app = True
-# Every answer closes its connection, so that the next request goes to whichever process is free (a kept-alive
-# connection would bring its client back to the same process, busy or not: config/gworker.py). Put a buffering
-# proxy (nginx, a load balancer) in front that speaks keep-alive to the browsers; the streams are single requests.
-keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "0"))
-timeout = 30
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
 max_requests_jitter = max_requests // 10

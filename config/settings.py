@@ -64,14 +64,15 @@ INSTALLED_APPS = [
     "ninja",  # its templates and static files: the API docs page works offline
     "django_tasks",  # the Tasks framework (DEP 14) on Django 5.2; built in from Django 6
     "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.tasks, docs/operations.md)
+    "config.apps.SiteConfig",  # the site's wiring: SQLite's pragmas on each connection (config/sqlite.py)
+    "push",  # the live push: notices to open pages and bots, through Redis or the database (push/)
     "players",
     "games",
 ]
 
 MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",  # first: on every answer, the early ones (400, 405) too
-    "config.csp.CSPMiddleware",  # the Content-Security-Policy below, on every answer (django-csp, built once)
-    "config.slots.RequestSlotsMiddleware",  # at most REQUEST_SLOTS requests at once per process (gunicorn)
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every answer (django-csp)
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.UnsupportedMethodMiddleware",  # TRACE and the like: 405 before anything answers them
     "config.middleware.FormBodyMiddleware",  # a form body that cannot be read: 400 before anything parses it
@@ -90,14 +91,20 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 
-# Ordinary requests running at once in one process (config/slots.py): 0 (no limit) unless gunicorn's config sets it.
-REQUEST_SLOTS = int(os.environ.get("WEB_REQUEST_SLOTS", "0"))
-REQUEST_SLOT_WAIT = float(os.environ.get("WEB_REQUEST_SLOT_WAIT", "20"))
+# Redis, shared by every app server and task worker: the live push's log, sessions, caches and throttles go
+# through it when set (e.g. redis://127.0.0.1:6379/0). Without it (one machine: `make run`, the tests) the push
+# goes through the database and the caches are this machine's.
+REDIS_URL = os.environ.get("REDIS_URL", "")
 
-# Live streams (/games/live/) one process holds at most (0: no cap); config/gunicorn.conf.py sets it from its threads.
+# Live streams (/games/live/, the bots' streams) one process holds at most (0: no cap), and one account holds at
+# most on the whole site (across servers through Redis; 0: no cap). A page refused a stream polls instead.
 LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "0"))
+# Whether this process serves streams at all: gunicorn's sync workers do not (config/gunicorn.conf.py turns it off;
+# make serve's proxy sends the streams to uvicorn).
+LIVE_STREAMS = _env_bool("LIVE_STREAMS", True)
+LIVE_STREAMS_PER_PLAYER = int(os.environ.get("LIVE_STREAMS_PER_PLAYER", "12"))
 # About how long (ms) a page refused a stream waits before trying again (static/js/live.js; it polls meanwhile).
-LIVE_RETRY_MS = 30000
+LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "15000"))
 
 ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/
@@ -130,13 +137,12 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["ENGINE"] = "config.sqlite3"  # Django's, keeping the planner's statistics (its docstring)
     DATABASES["default"]["OPTIONS"] = {
         # A web server writes from several processes: queue for the write lock at BEGIN instead of
         # failing mid-transaction, and wait for it rather than answering "database is locked".
+        # Pragmas (WAL) on each connection: config/sqlite.py.
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     if TESTING:
         # The test database is a file (in memory where /dev/shm is), not SQLite's in-memory one: the browser tests'
@@ -151,10 +157,10 @@ AUTH_USER_MODEL = "players.Player"
 # Sessions live in the database (players.sessions: Django's cached_db, with the player beside each session):
 # logging out deletes the session, so a copy of its cookie taken earlier stops working too, and a player can
 # log out their other sessions from the profile. Each request reads its session from the "sessions" cache
-# (files shared by the workers of one machine, no query); with several machines, point it at a cache they
-# share (DJANGO_SESSION_CACHE_BACKEND/LOCATION, e.g. memcached), or a logout reaches the others' copies only
-# when their cached entry expires. Run `manage.py clearsessions` daily to delete expired rows. Changing the
-# password still ends every other session (Django checks the password hash).
+# (Redis when REDIS_URL is set, so that a logout on one server ends the session on all of them at once; else
+# files shared by the processes of one machine), falling back to the database when the cache fails. Run
+# `manage.py clearsessions` daily to delete expired rows. Changing the password still ends every other session
+# (Django checks the password hash).
 SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "players.sessions")
 SESSION_CACHE_ALIAS = "sessions"
 
@@ -164,7 +170,7 @@ SESSION_CACHE_ALIAS = "sessions"
 # The throttling backend comes first; it only refuses, ModelBackend does the real authentication.
 AUTHENTICATION_BACKENDS = [
     "config.auth.ThrottledLoginBackend",
-    "config.auth.PlayerBackend",  # ModelBackend reading the player of each request by a precompiled query
+    "config.auth.PlayerBackend",  # Django's ModelBackend (the name existing sessions carry)
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_COOLOFF_MINUTES", "15")))
@@ -197,24 +203,32 @@ if TESTING:  # a fresh private directory per test run for the sessions' cache fi
     _TEST_SESSION_FILES = tempfile.mkdtemp(prefix="ttt-sessions-")
     atexit.register(shutil.rmtree, _TEST_SESSION_FILES, ignore_errors=True)
 
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
-    # Throttling counts, shared by every worker and server: a table made by the players app's migration 0004.
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
-    # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
-    # the site's user only (Django creates it with mode 700).
-    "sessions": {
-        "BACKEND": os.environ.get(
-            "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
-        ),
-        "LOCATION": os.environ.get(
-            "DJANGO_SESSION_CACHE_LOCATION",
-            _TEST_SESSION_FILES if TESTING else str(BASE_DIR / ".cache" / "sessions"),
-        ),
-        "TIMEOUT": None,  # each entry expires with its session
-        "OPTIONS": {"MAX_ENTRIES": 20000},
-    },
-}
+if REDIS_URL:
+    # One Redis for every server (Django's own RedisCache), each cache under its own prefix.
+    CACHES = {
+        name: {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": name,
+               **({"TIMEOUT": None} if name == "sessions" else {})}
+        for name in ("default", "throttle", "sessions")
+    }
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
+        # Throttling counts, shared by every process: a table made by the players app's migration 0004.
+        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
+        # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
+        # the site's user only (Django creates it with mode 700).
+        "sessions": {
+            "BACKEND": os.environ.get(
+                "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
+            ),
+            "LOCATION": os.environ.get(
+                "DJANGO_SESSION_CACHE_LOCATION",
+                _TEST_SESSION_FILES if TESTING else str(BASE_DIR / ".cache" / "sessions"),
+            ),
+            "TIMEOUT": None,  # each entry expires with its session
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        },
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

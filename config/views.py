@@ -14,6 +14,7 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_safe
 
 from config.middleware import API_PREFIX
+from push.streams import transport_state
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
-    """Readiness check: 200 when the database answers a read and a write, else 503 saying which step failed.
+    """Readiness check: 200 when the database answers a read and a write, else 503 saying which step failed; and
+    how the live push's transport is (Redis down does not make a server unready: moves still play, sessions are
+    read from the database and pages poll, so it is reported, not failed).
 
     The write (a no-op update of one row of Django's migrations table) is rolled back; it needs the write lock,
     so a database that is read-only, missing, or locked by someone else for more than two seconds is not ready.
@@ -61,11 +64,13 @@ def readyz(request: HttpRequest) -> HttpResponse:
             transaction.set_rollback(True)
     except DatabaseError as err:
         logger.warning("readiness: database %s failed: %s", step, err)
-        body = {"status": "unavailable", "database": f"{step} failed ({type(err).__name__})"}
+        body = {"status": "unavailable", "database": f"{step} failed ({type(err).__name__})",
+                "push": transport_state()}
         return JsonResponse(body, status=503, headers={"Cache-Control": "no-store"})
     finally:
         _restore_lock_wait()
-    return JsonResponse({"status": "ok", "database": "read and write"}, headers={"Cache-Control": "no-store"})
+    return JsonResponse({"status": "ok", "database": "read and write", "push": transport_state()},
+                        headers={"Cache-Control": "no-store"})
 
 
 def _restore_lock_wait() -> None:

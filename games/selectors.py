@@ -11,8 +11,6 @@ from django.db import connections, router
 from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
-from games.pk_lookup import get_by_pk
-
 from .engine import VARIANTS
 from .errors import GameNotFound
 from .models import LEVELS, Game, Opponent, Rating, Seek
@@ -75,7 +73,7 @@ MAX_ID = 2**63 - 1
 
 def game_for_page(pk: int, player) -> Game | None:
     """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
-    game = get_by_pk(Game, pk)
+    game = Game.objects.filter(pk=pk).first()
     if game is not None:
         attach_players(game, player)
     return game
@@ -84,7 +82,7 @@ def game_for_page(pk: int, player) -> Game | None:
 
 def attach_players(game: Game, player) -> None:
     """Fill the game's player relations (seats, creator, invitee): ``player`` (the one asking) where it is
-    that person, the others read by a precompiled lookup each; cheaper than compiling a four-way join."""
+    that person (the request's own object), the others read by their ids."""
     pid = getattr(player, "pk", None)
     found: dict[int, Any] = {pid: player} if pid is not None else {}
     for name in ("x_player", "o_player", "created_by", "invitee"):
@@ -92,7 +90,7 @@ def attach_players(game: Game, player) -> None:
         if other is None:
             continue
         if other not in found:
-            found[other] = get_by_pk(get_user_model(), other)
+            found[other] = get_user_model().objects.filter(pk=other).first()
         if found[other] is not None:
             setattr(game, name, found[other])
 
@@ -102,11 +100,10 @@ def visible_game(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
     """The game row alone, as stored now, unlocked (the move paths, which record by compare-and-set); with
     ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
 
-    No joins: compiling a query with four player rows cost more than the rest of the query. ``player``
-    is attached to the seats it holds, another person's row is read by a precompiled lookup.
+    ``player`` is attached to the seats it holds, another person's row is read by its id.
     """
     pk = game if isinstance(game, int) else game.pk
-    row = get_by_pk(Game, pk)  # by a query compiled once: compiling the ORM's cost more than running it
+    row = Game.objects.filter(pk=pk).first()
     if row is None:  # never was, or cancelled or deleted meanwhile
         raise GameNotFound("no such game")
     attach_players(row, player)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -11,9 +12,10 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import AbstractUser
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+from django.contrib.sessions.backends.db import SessionStore as DBStore
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import DatabaseError, models
 from django.db.models import Q
 from django.utils import timezone
 from ninja.errors import HttpError
@@ -98,8 +100,40 @@ class PlayerSession(AbstractBaseSession):
         return SessionStore
 
 
+logger = logging.getLogger(__name__)
+
+
 class SessionStore(CachedDBStore):
+    """Django's cached_db store whose cache may fail (Redis restarting, an unwritable cache folder): a session is then
+    read from and written to the database alone, and the site goes on. A database error still raises."""
+
     cache_key_prefix = "players.sessions"
+
+    def load(self) -> dict[str, Any]:
+        try:
+            return super().load()
+        except DatabaseError:
+            raise
+        except Exception:
+            logger.warning("the sessions' cache failed: the session is read from the database", exc_info=True)
+            return DBStore.load(self)
+
+    def exists(self, session_key: str) -> bool:
+        try:
+            return super().exists(session_key)
+        except DatabaseError:
+            raise
+        except Exception:
+            logger.warning("the sessions' cache failed: the session is looked up in the database", exc_info=True)
+            return DBStore.exists(self, session_key)
+
+    def delete(self, session_key: str | None = None) -> None:
+        try:
+            super().delete(session_key)  # the row first, then its cached copy
+        except DatabaseError:
+            raise
+        except Exception:  # the row is gone; a cached copy left behind goes with the cache (or its expiry)
+            logger.warning("the sessions' cache failed: a deleted session's cached copy may remain", exc_info=True)
 
     @classmethod
     def get_model_class(cls) -> type:

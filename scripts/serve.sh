@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Production server: DEBUG off, migrate, collectstatic (whitenoise: hashed and compressed names), gunicorn.
+# Production server: DEBUG off, migrate, collectstatic (whitenoise: hashed and compressed names), then the site's
+# processes under supervisord (scripts/serve.py): nginx in front, gunicorn's sync workers for the pages, uvicorn for
+# the live streams, the task workers.
 #
 # Environment (all optional except as noted):
 #   DJANGO_SECRET_KEY    the key; if unset, one is generated once into .secret_key (git-ignored, mode 600)
@@ -8,7 +10,9 @@
 #                        stops the start with a message saying so.
 #   DJANGO_ALLOWED_HOSTS the site's host names (default 127.0.0.1,localhost)
 #   DATABASE_URL         the database (default SQLite db.sqlite3)
-#   HOST, PORT           where gunicorn listens (default 127.0.0.1:8000: put a TLS proxy in front)
+#   REDIS_URL            Redis (push, sessions, caches): needed when several app servers share the database
+#   HOST, PORT           where the site listens (nginx; default 127.0.0.1:8000: put TLS in front)
+#   WEB_PORT, PUSH_PORT  where gunicorn and uvicorn listen on 127.0.0.1 (default PORT+1, PORT+2)
 #   WEB_CONCURRENCY      gunicorn workers (default 2); see config/gunicorn.conf.py for the rest
 #   TASK_WORKERS         task-queue workers for the computer's thinking (default: one per core)
 #   DJANGO_SECURE_SSL_REDIRECT=0, DJANGO_SECURE_COOKIES=0
@@ -32,5 +36,6 @@ fi
 "$PY" manage.py check --deploy --fail-level WARNING
 "$PY" manage.py migrate --noinput
 "$PY" manage.py collectstatic --noinput -v 0
-# gunicorn and TASK_WORKERS task workers (default: one per core), all stopped together (Procfile, honcho)
-exec "$(dirname "$PY")/honcho" -f Procfile start -c "worker=${TASK_WORKERS:-$(nproc)}"
+# nginx, gunicorn, uvicorn and TASK_WORKERS task workers (default: one per core) under supervisord, which starts
+# again any that exits; Ctrl-C stops them all
+exec "$PY" scripts/serve.py

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from django.test import Client
 
@@ -81,6 +83,25 @@ def staff_client(staff) -> Client:
 
 
 @pytest.fixture
+def published(django_capture_on_commit_callbacks):
+    """The live push's notices published inside ``with published() as heard:``, one set of topics each: the
+    transaction's on-commit callbacks run as it leaves (as after a real commit) and write the push's database log,
+    read back here."""
+    from push.models import Entry
+
+    @contextmanager
+    def watch():
+        before = Entry.objects.order_by("-id").values_list("id", flat=True).first() or 0
+        heard: list[set[str]] = []
+        with django_capture_on_commit_callbacks(execute=True):
+            yield heard
+        heard += [set(topics.split()) for topics in
+                  Entry.objects.filter(id__gt=before).order_by("id").values_list("topics", flat=True)]
+
+    return watch
+
+
+@pytest.fixture
 def make_game(db, player):
     """Factory over ``games.services.game_create``; defaults to a local classic game of ``player``."""
     from games.services import game_create
@@ -117,5 +138,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     from django.conf import settings
 
     db = settings.DATABASES["default"]
-    if db["ENGINE"] == "config.sqlite3" and not db.get("TEST", {}).get("NAME"):
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """A throw-away Redis server (bench/servers.py), stopped after the test; ``.url``, ``.stop()``, ``.start()``."""
+    from bench.servers import RedisServer
+
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()

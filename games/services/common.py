@@ -24,6 +24,16 @@ def lock_game(game: Game | int) -> Game:
     return found
 
 
+def save_if_unchanged(game: Game, fields: list[str], *, version: int) -> bool:
+    """``game.save(update_fields=fields)`` only if the stored row is still at ``version`` (a compare-and-set):
+    False, and nothing written, when another change came first. Fields are written as given (set ``updated``)."""
+    values = {}
+    for name in fields:
+        attname = Game._meta.get_field(name).attname  # a foreign key by its id: no query for the related row
+        values[attname] = getattr(game, attname)
+    return Game.objects.filter(pk=game.pk, version=version).update(**values) == 1
+
+
 def check_playable(game: Game) -> None:
     if game.is_finished:
         raise GameFinished(f"this game is over: {game.result_text()}")

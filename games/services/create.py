@@ -8,8 +8,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.pk_lookup import insert_row, insert_rows
-
 from ..engine import Variant, get_strategy, get_variant, shown
 from ..engine.levels import LADDER
 from ..errors import (
@@ -160,7 +158,7 @@ def game_create(
     if opponent == Opponent.HUMAN:  # its pool: the lobby shows the creator's rating there
         game.pool = pool_for_game(game)
     with transaction.atomic():
-        insert_row(game)  # game.save(), with SQL built once
+        game.save()
         if opponent == Opponent.HUMAN:  # a challenge: the lobby and the invitee's badge hear of it
             changed(game)
         if game.status == Game.Status.ACTIVE and game.is_computer("X"):
@@ -230,8 +228,8 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str | int)
         if ply:
             first = initial_state(game).to_move  # O in a game started from a position with O to move
             sides = (first, "O" if first == "X" else "X")
-            insert_rows([Move(game=new, ply=n, move=move, side=sides[(n - 1) % 2])
-                         for n, move in enumerate(moves[:ply], start=1)])
+            Move.objects.bulk_create([Move(game=new, ply=n, move=move, side=sides[(n - 1) % 2])
+                                      for n, move in enumerate(moves[:ply], start=1)])
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
         new.played_on_from, new.played_on_ply = game, ply
         new.save(update_fields=["start_board", "start_position", "ply", "move_list", "version", "played_on_from",

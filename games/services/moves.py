@@ -21,8 +21,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.pk_lookup import insert_rows, update_fields
-
 from .. import tasks
 from ..engine import IllegalMove, State
 from ..errors import (
@@ -45,7 +43,7 @@ from ..positions import (
 from ..selectors import visible_game
 from .assists import analyse_when_over
 from .clocks import check_flag, clock_after_move
-from .common import check_playable
+from .common import check_playable, save_if_unchanged
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
 from .ratings import rate_game
 
@@ -61,12 +59,12 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     """Store ``played`` after ``moves`` (already checked by the engine: ``state`` is the position after them),
     in the caller's transaction, if ``game`` (as read, unlocked) is still the stored version: else _Stale.
 
-    The UPDATE of the game (ply, move list, version, result) is a compare-and-set on its version, and
-    comes first so the game's row lock is taken before any rating row's (as on every other path); then
-    one INSERT for the Move rows. The SQL is built once (games.pk_lookup): building it through the ORM
-    cost more than running it. Only this transaction holds SQLite's write lock, not the reading and the
-    engine's work before it. A game with a clock (between people: one move at a time) charges the mover at
-    ``now``, the moment the move arrived (see ``clocks.clock_after_move``).
+    The UPDATE of the game (ply, move list, version, result) is a compare-and-set on its version
+    (``filter(pk=..., version=seen).update(...)``), and comes first so the game's row lock is taken before any
+    rating row's (as on every other path); then one INSERT for the Move rows (``bulk_create``). Only this
+    transaction holds SQLite's write lock, not the reading and the engine's work before it. A game with a clock
+    (between people: one move at a time) charges the mover at ``now``, the moment the move arrived (see
+    ``clocks.clock_after_move``).
     """
     now = now or timezone.now()
     first = len(moves) + 1
@@ -75,6 +73,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     game.ply = len(all_moves)  # not state.ply: a game from a position (start_position) has marks before its moves
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
+    game.updated = now
     fields = ["ply", "move_list", "version", "updated"]
     if game.is_two_players:
         game.turn_started = now
@@ -97,14 +96,14 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
             game.result = state.winner
             game.result_reason = Game.Reason.BOARDS if game.variant == "multi" else Game.Reason.LINE
         fields += ["status", "finished", "result", "result_reason"]
-    if not update_fields(game, fields, unless_changed={"version": seen}):
+    if not save_if_unchanged(game, fields, version=seen):
         raise _Stale
     changed(game)
-    insert_rows([Move(game=game, ply=ply, move=move, side=game.mover(ply))
-                 for ply, move in enumerate(played, start=first)])
+    Move.objects.bulk_create([Move(game=game, ply=ply, move=move, side=game.mover(ply))
+                              for ply, move in enumerate(played, start=first)])
     if state.is_over:
         if rated := rate_game(game):
-            update_fields(game, rated)
+            game.save(update_fields=rated)
         analyse_when_over(game)
     return Position(game=game, state=state, moves=all_moves)
 

@@ -13,8 +13,6 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games.pk_lookup import insert_rows
-
 from ..engine import PositionError, RecordError, parse_position, position_string, read_record, shown
 from ..errors import Busy, InvalidGameSettings, InvalidRecord
 from ..models import Game, Move, Opponent
@@ -132,7 +130,7 @@ def game_import(*, player, text: str) -> Game:
     with transaction.atomic():
         game.save()
         if record.moves:
-            insert_rows([
+            Move.objects.bulk_create([
                 Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
                 for ply, move in enumerate(record.moves, start=1)
             ])

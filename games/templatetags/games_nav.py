@@ -14,6 +14,7 @@ from django import template
 from django.conf import settings
 
 from games.selectors import Waiting, count_waiting
+from push.streams import position_now
 
 register = template.Library()
 
@@ -38,3 +39,9 @@ def my_turn_poll() -> str:
 def live_retry_ms() -> int:
     """How long (ms, about) a page whose push stream was refused waits before trying again (static/js/live.js)."""
     return settings.LIVE_RETRY_MS
+
+
+@register.simple_tag
+def live_since() -> str:
+    """Where the live log stands as the page is drawn: its stream replays what comes after (static/js/live.js)."""
+    return position_now()

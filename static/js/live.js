@@ -2,7 +2,11 @@
 // <body data-live-url="...">. A notice only says what changed ("game 12", "the lobby", "your badges");
 // the elements that show it listen for it and ask for their fragment as before:
 //   live-game (detail: the game's id), live-lobby, live-me   (hx-trigger="live-game from:body")
-//   live-open: the stream (re)connected: everything asks once, to catch up on what it missed.
+//   live-open: everything asks once: the server said it could not replay what the page missed
+//              (event "reload"), or the tab came back into view.
+// Each notice carries the log's position (its SSE id); a page (re)connecting sends the last one it saw
+// (Last-Event-ID, or ?since= with the position the page was rendered at: <body data-live-since>), and the
+// server replays what it missed since, so that nothing falls between the render and the stream.
 // While the stream is open, the elements' timed polls (data-poll) stand down; when it breaks, they take
 // over again until it is back. A tab in the background polls only where the element says so
 // (data-poll-hidden: one poll in ten), so that its title can still say "Your turn".
@@ -82,6 +86,17 @@
   }
   let source = null;
   let listening = url;
+  let seen = body.dataset.liveSince || ""; // the last position heard (or the page's own)
+
+  function withSince(address) {
+    const target = new URL(address, window.location.href);
+    if (seen) {
+      target.searchParams.set("since", seen);
+    } else {
+      target.searchParams.delete("since");
+    }
+    return target.pathname + target.search;
+  }
 
   function connect(address) {
     if (source) {
@@ -89,19 +104,31 @@
     }
     open = false;
     listening = address;
-    source = new EventSource(address);
-    source.addEventListener("open", function () {
+    source = new EventSource(withSince(address));
+    function heard(event) {
+      if (event.lastEventId) {
+        seen = event.lastEventId;
+      }
+    }
+    source.addEventListener("open", function (event) {
+      heard(event);
       open = true;
       document.documentElement.dataset.live = "on";
+    });
+    source.addEventListener("reload", function (event) {
+      heard(event);
       fire("live-open");
     });
     source.addEventListener("game", function (event) {
+      heard(event);
       fire("live-game", event.data);
     });
-    source.addEventListener("lobby", function () {
+    source.addEventListener("lobby", function (event) {
+      heard(event);
       fire("live-lobby");
     });
-    source.addEventListener("me", function () {
+    source.addEventListener("me", function (event) {
+      heard(event);
       fire("live-me");
     });
     source.addEventListener("error", function () {

@@ -33,7 +33,7 @@ def database_failing(message: str, *, writes_only: bool = False):
 def test_readyz_is_200_when_the_database_reads_and_writes(client, db):
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "read and write"}
+    assert response.json() == {"status": "ok", "database": "read and write", "push": "database ok"}
     assert response["Cache-Control"] == "no-store"
 
 
@@ -49,7 +49,23 @@ def test_readyz_is_503_when_the_database_cannot_be_written(client, db):
     with database_failing("attempt to write a readonly database", writes_only=True):
         response = client.get("/readyz")
     assert response.status_code == 503
-    assert response.json() == {"status": "unavailable", "database": "write failed (OperationalError)"}
+    assert response.json()["database"] == "write failed (OperationalError)"
+    assert response.json()["status"] == "unavailable"
+
+
+def test_readyz_says_when_redis_is_down_without_failing(client, db, redis_server, monkeypatch):
+    """Redis down pauses the push (pages poll) and sessions are read from the database: the server still serves,
+    so it stays ready, and says what is down."""
+    import push.streams
+    from push.hub import Hub
+    from push.transports import RedisLog
+
+    monkeypatch.setattr(push.streams, "hub", Hub(lambda: RedisLog(redis_server.url)))
+    assert client.get("/readyz").json()["push"] == "redis ok"
+    redis_server.stop()
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json()["push"].startswith("redis down (") and "pages poll" in response.json()["push"]
 
 
 def test_readyz_is_503_when_the_database_cannot_be_read(client, db):

@@ -325,24 +325,8 @@ def test_player_stats_per_variant(player, other_player, make_game):
     assert computer_stats(other_player) == []
 
 
-def test_row_loader_reads_what_the_orm_reads(make_game, player, other_player):
-    """The move path's precompiled query gives the same Game as the ORM, every field converted alike."""
-    from games.pk_lookup import get_by_pk
-
-    game = game_create(player=player, variant="nxn", options={"size": 5}, opponent="human", side="O",
-                       invitee=other_player)
-    Game.objects.filter(pk=game.pk).update(move_list="1,2", ply=2, result="", version=7)
-    expected = Game.objects.get(pk=game.pk)
-    loaded = get_by_pk(Game, game.pk)
-    assert get_by_pk(Game, game.pk + 1000) is None and get_by_pk(Game, 2**70) is None
-    fields = [f.attname for f in Game._meta.concrete_fields]
-    assert {f: getattr(loaded, f) for f in fields} == {f: getattr(expected, f) for f in fields}
-    assert loaded.options == {"size": 5} and loaded.private is True and loaded.created.tzinfo is not None
-    assert not loaded._state.adding
-
-
 def test_recorded_rows_read_back_as_the_orm_writes_them(player):
-    """The move path writes its Move rows and the game's UPDATE by SQL built once: same values as save()."""
+    """The move path's compare-and-set UPDATE and its bulk_create of the Move rows write what save() would."""
     from django.utils import timezone
 
     game = game_create(player=player, variant="classic", options={}, opponent="easy", side="X", strategy="random")

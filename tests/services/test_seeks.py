@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.errors import InvalidGameSettings, NotYourSeek, OwnSeek, SeekNotFound, SeekTaken
-from games.models import Event, Game, Rating, Seek
+from games.models import Game, Rating, Seek
 from games.services import seek_accept, seek_cancel, seek_create, seek_ping, sweep_seeks
 from games.services.ratings import rate_game
 
@@ -31,13 +31,14 @@ def players(make_player):
     return [make_player(name) for name in ("ann", "ben", "cat", "dan")]
 
 
-def test_a_seek_waits_with_its_pool_and_rating(players):
+def test_a_seek_waits_with_its_pool_and_rating(players, published):
     ann = players[0]
     rate(ann, 1620, "nxn-5:blitz")
-    seek = seek_create(player=ann, variant="nxn", options={"size": 5}, clock="3+2", rated=True, now=at(0))
+    with published() as heard:
+        seek = seek_create(player=ann, variant="nxn", options={"size": 5}, clock="3+2", rated=True, now=at(0))
     assert (seek.game, seek.pool, seek.clock, seek.rating, seek.rated) == (None, "nxn-5:blitz", "3+2", 1620, True)
     assert seek_create(player=players[1], variant="classic", now=at(0)).rating == 1500  # no rating yet
-    assert Event.objects.filter(game_id=0, lobby=True).exists()  # the lobby heard of it
+    assert any("lobby" in topics for topics in heard)  # the lobby heard of it
 
 
 def test_a_new_seek_replaces_the_old_one(players):
@@ -66,10 +67,12 @@ def test_bad_terms_are_refused_and_nothing_is_stored(players, bad):
     assert not Seek.objects.exists()
 
 
-def test_two_compatible_seekers_are_paired_into_one_game(players):
+def test_two_compatible_seekers_are_paired_into_one_game(players, published):
     ann, ben = players[:2]
     waiting = seek_create(player=ann, variant="mnk", options={"rows": 7, "cols": 6, "k": 4}, clock="5+3", now=at(0))
-    paired = seek_create(player=ben, variant="mnk", options={"rows": 6, "cols": 7, "k": 4}, clock="5+3", now=at(1))
+    with published() as heard:
+        paired = seek_create(player=ben, variant="mnk", options={"rows": 6, "cols": 7, "k": 4}, clock="5+3",
+                             now=at(1))
     game = paired.game
     assert game is not None and game.status == Game.Status.ACTIVE
     assert {game.x_player_id, game.o_player_id} == {ann.pk, ben.pk}
@@ -77,8 +80,8 @@ def test_two_compatible_seekers_are_paired_into_one_game(players):
     assert game.created_by_id == ann.pk  # the one who waited longer
     assert seek_ping(seek_id=waiting.pk, player=ann, now=at(2)).game_id == game.pk  # the waiting page learns it
     # both players' pages hear of it
-    players_told = {pid for row in Event.objects.filter(game_id=game.pk) for pid in row.players.split(",")}
-    assert {str(ann.pk), str(ben.pk)} <= players_told
+    told = set().union(*(topics for topics in heard if f"game:{game.pk}" in topics))
+    assert {f"player:{ann.pk}", f"player:{ben.pk}"} <= told
 
 
 def test_sides_are_drawn_at_random(players):

@@ -11,7 +11,11 @@ django-tasks-db's worker loop, plus what the site needs around it:
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
   (games.services.clocks); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
-- it serves the computer's moves before hints and analysis (``--queues``, in that order of preference).
+- it serves the computer's moves before hints and analysis (``--queues``, in that order of preference);
+- it outlives the database: a database error in the queue's loop (SQLite's write lock held for long by a backup,
+  PostgreSQL restarting) is logged and the loop starts again after a pause that grows to 30 s, instead of the
+  process dying; the sweep does the same;
+- on SQLite, the sweep also keeps the query planner's statistics fresh (config.sqlite: at start and hourly).
 
 Run several (``TASK_WORKERS`` in ``make serve``), on this machine or any other that reaches the database.
 """
@@ -26,15 +30,23 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
-from django.db.utils import DatabaseError
+from django.db.utils import DatabaseError, InterfaceError
 from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands.db_worker import Worker
 
+from config.sqlite import refresh_statistics
 from games.services.clocks import sweep_clocks, sweep_idle_games
 from games.services.computer import sweep_computer_turns
 from games.services.seeks import sweep_seeks
 
 logger = logging.getLogger("games.worker")
+
+#: the first and the longest pause (seconds) before the queue's loop starts again after a database error
+FIRST_PAUSE, LONGEST_PAUSE = 0.5, 30.0
+#: a loop that ran this long (seconds) before failing starts again after the first pause, not a longer one
+STEADY_AFTER = 60.0
+#: seconds between refreshes of SQLite's statistics
+STATISTICS_EVERY = 3600.0
 
 
 class Command(BaseCommand):
@@ -67,11 +79,33 @@ class Command(BaseCommand):
         self.stdout.write(f"worker {worker_id}: queues {options['queues']}, nice +{options['nice']}")
         self.stdout.flush()
         worker.configure_signals()
-        worker.run()
+        pause = FIRST_PAUSE
+        while True:
+            started = time.monotonic()
+            try:
+                worker.run()
+                return  # a batch done, its task count reached, or asked to stop
+            except (DatabaseError, InterfaceError):
+                if not worker.running:
+                    raise
+                if time.monotonic() - started > STEADY_AFTER:
+                    pause = FIRST_PAUSE
+                logger.exception("worker %s: the database failed; the queue is read again in %.1f s", worker_id,
+                                 pause)
+                try:
+                    close_old_connections()
+                except (DatabaseError, InterfaceError):
+                    logger.debug("closing the broken connection failed", exc_info=True)
+                time.sleep(pause)
+                pause = min(pause * 2, LONGEST_PAUSE)
 
     def _sweep_forever(self, every: float) -> None:
+        analysed = 0.0
         while True:
             try:
+                if time.monotonic() - analysed > STATISTICS_EVERY or not analysed:
+                    analysed = time.monotonic()
+                    refresh_statistics()
                 found = sweep_computer_turns()
                 if found:
                     logger.warning("sweep: gave %d waiting game(s) a new task", found)
@@ -81,8 +115,11 @@ class Command(BaseCommand):
                 if ended:
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
                 sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
-            except DatabaseError:  # a locked or restarting database: the next round tries again
+            except Exception:  # a locked or restarting database, or a bug: logged, and the next round tries again
                 logger.exception("sweep failed")
             finally:
-                close_old_connections()
+                try:
+                    close_old_connections()
+                except (DatabaseError, InterfaceError):
+                    logger.debug("closing the broken connection failed", exc_info=True)
             time.sleep(every)

@@ -1,13 +1,16 @@
-"""``/games/live/``: server push for open pages (Server-Sent Events), fed by the process's hub (games.live).
+"""``/games/live/``: server push for open pages (Server-Sent Events), fed by the process's hub (the ``push`` app).
 
 A page opens one stream for what it shows: its game (``?game=<id>``, a game this player may see), the lobby
 (``?lobby=1``) and always the player's own badges. Each notice is one line naming what changed (``event: game``
-with the game's id, ``event: lobby``, ``event: me``); the page then asks for its fragment through the usual views,
-so a notice carries no data that the player could not see anyway. Under a WSGI server (``make serve``'s threaded
-gunicorn, ``runserver``, the tests' live server) a stream holds one thread; ``LIVE_MAX_STREAMS`` caps them per process
-(config/gunicorn.conf.py sets it below the thread count, so pages always find a thread) and a page past the cap
-polls. Under an ASGI server (``bench/live.py --server asgi``) the stream is a coroutine: thousands per process
-(docs/benchmarks.md).
+with the game's id, ``event: lobby``, ``event: me``) and carries the log's position as its id; the page then asks
+for its fragment through the usual views. A page (re)connecting says where it was (``Last-Event-ID``, or
+``?since=`` with the position its page was rendered at): the notices it missed are replayed, or ``event:
+reload`` tells it to ask for everything it shows.
+
+Served as an async view by the ASGI server (uvicorn, ``make serve``: thousands of streams per process as
+coroutines); under a threaded WSGI server (``make run``'s development server, the tests' live server) a stream
+holds a thread; gunicorn's sync workers, one request at a time each, refuse streams (``LIVE_STREAMS`` off,
+config/gunicorn.conf.py), so that one page cannot hold a whole process: its pages poll.
 """
 
 from __future__ import annotations
@@ -15,24 +18,30 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Iterator
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_safe
 
+from push.streams import KEEPALIVE, MAX_AGE, Opened, Refused, close_stream, cursor, open_stream, refresh
+
 from ...errors import GameNotFound
-from ...live import LOBBY, Subscription, game_topic, hub, player_topic
+from ...live import LOBBY, game_topic, player_topic
 from ...selectors import game_for_viewer
 
-#: a comment line this often keeps proxies from closing an idle stream (and finds pages that went away)
-KEEPALIVE = 15.0
-#: a stream ends after this long and the browser opens a new one (EventSource reconnects by itself)
-MAX_AGE = 600.0
 #: how long the browser waits before reconnecting after a stream ends or breaks (milliseconds)
 RETRY_MS = 1000
-#: seconds a page refused a stream (the process holds LIVE_MAX_STREAMS) is told to wait before asking again
-RETRY_AFTER_FULL = 30
+#: what a position the client sends may hold at most
+SINCE_MAX = 80
+
+
+def _refusal(status: int, message: str, retry_after: int) -> HttpResponse:
+    response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @login_required
@@ -42,69 +51,86 @@ def live(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
     if game:
         if not (game.isascii() and game.isdigit()):
-            return HttpResponse("game must be a game's number", status=400, content_type="text/plain")
+            return _refusal(400, "game must be a game's number", 0)
         try:
             topics.append(game_topic(game_for_viewer(int(game), request.user).pk))
         except GameNotFound:
-            return HttpResponse("no such game", status=404, content_type="text/plain")
+            return _refusal(404, "no such game", 0)
     if request.GET.get("lobby") == "1":
         topics.append(LOBBY)
-    cap = settings.LIVE_MAX_STREAMS
-    if cap and hub.listeners >= cap:
-        # Every stream holds one of the process's threads (gunicorn's gthread): past the cap, threads are kept for
-        # the pages. The page polls meanwhile and tries its stream again later (static/js/live.js). The count is
-        # read before this stream subscribes, so a burst may pass the cap by a few: the reserve allows for it.
-        response = HttpResponse(
-            "Too many live pages are open on this server: this page asks for changes now and then instead.",
-            status=503, content_type="text/plain; charset=utf-8",
-        )
-        response["Retry-After"] = str(RETRY_AFTER_FULL)
-        return response
-    hub.prime()  # here, where a query may run: the stream hears everything from now on
-    subscription = Subscription(topics)
-    stream = _stream_async(subscription) if isinstance(request, ASGIRequest) else _stream(subscription)
+    if not settings.LIVE_STREAMS:
+        return _refusal(503, "Live updates are served by the site's ASGI server: this page asks for changes now "
+                             "and then instead.", 30)
+    since = (request.headers.get("Last-Event-ID") or request.GET.get("since", ""))[:SINCE_MAX]
+    try:
+        opened = open_stream(topics=topics, account=request.user.pk, since=since)
+    except Refused as refused:
+        return _refusal(refused.status, refused.message, refused.retry_after)
+    stream = _stream_async(opened) if isinstance(request, ASGIRequest) else _stream(opened)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each notice on at once
     return response
 
 
-def notices(topics: set[str]) -> str:
-    """The SSE lines for the topics that changed."""
+def notices(topics: set[str], position: str) -> str:
+    """The SSE lines for the topics that changed, the last one carrying the log's position."""
     lines = []
     for topic in sorted(topics):
         if topic == LOBBY:
-            lines.append("event: lobby\ndata: 1\n\n")
+            lines.append("event: lobby\ndata: 1\n")
         elif topic.startswith("game:"):
-            lines.append(f"event: game\ndata: {topic.removeprefix('game:')}\n\n")
+            lines.append(f"event: game\ndata: {topic.removeprefix('game:')}\n")
         else:
-            lines.append("event: me\ndata: 1\n\n")
-    return "".join(lines)
+            lines.append("event: me\ndata: 1\n")
+    if lines and position:
+        lines[-1] = f"id: {position}\n" + lines[-1]
+    return "\n".join(lines) + "\n" if lines else ""
 
 
-OPENING = f"retry: {RETRY_MS}\nevent: open\ndata: 1\n\n"
+def opening(opened: Opened) -> str:
+    """The first lines: how soon to reconnect, where the stream starts, and what the page missed (or to reload)."""
+    head = f"retry: {RETRY_MS}\nid: {opened.position}\nevent: open\ndata: 1\n\n"
+    if opened.missed is None:
+        return head + "event: reload\ndata: 1\n\n"
+    return head + notices(opened.missed, opened.position)
 
 
-def _stream(subscription: Subscription) -> Iterator[str]:
-    hub.subscribe(subscription)
+def _next(opened: Opened, changed: set[str], position: str | None) -> str | None:
+    """What to send after a wait: the notices, a keep-alive, or None when the stream must end."""
+    if opened.subscription.broken:
+        return None  # the push is down: the page polls, and reconnects later
+    if changed:
+        return notices(changed, cursor(opened.position.partition("/")[0], position))
+    return ": keepalive\n\n"
+
+
+def _stream(opened: Opened) -> Iterator[str]:
     try:
-        yield OPENING
+        yield opening(opened)
         end = time.monotonic() + MAX_AGE
         while time.monotonic() < end:
-            changed = subscription.get(KEEPALIVE)
-            yield notices(changed) if changed else ": keepalive\n\n"
+            chunk = _next(opened, *opened.subscription.get(KEEPALIVE))
+            if chunk is None:
+                return
+            if chunk.startswith(":"):
+                refresh(opened)
+            yield chunk
     finally:
-        hub.unsubscribe(subscription)
+        close_stream(opened)
 
 
-async def _stream_async(subscription: Subscription) -> AsyncIterator[str]:
-    subscription.bind_loop()
-    hub.subscribe(subscription)
+async def _stream_async(opened: Opened) -> AsyncIterator[str]:
+    opened.subscription.bind_loop()
     try:
-        yield OPENING
+        yield opening(opened)
         end = time.monotonic() + MAX_AGE
         while time.monotonic() < end:
-            changed = await subscription.aget(KEEPALIVE)
-            yield notices(changed) if changed else ": keepalive\n\n"
+            chunk = _next(opened, *await opened.subscription.aget(KEEPALIVE))
+            if chunk is None:
+                return
+            if chunk.startswith(":"):
+                await sync_to_async(refresh, thread_sensitive=False)(opened)
+            yield chunk
     finally:
-        hub.unsubscribe(subscription)
+        await sync_to_async(close_stream, thread_sensitive=False)(opened)
