@@ -79,3 +79,10 @@ def test_too_many_imports_are_429_busy(token_client, player, monkeypatch):
     response = post(token_client, "/api/games/import", {"record": CLASSIC})
     body = assert_error(response, 429, "busy")
     assert body["retry_after"] > 0 and response["Retry-After"] == str(body["retry_after"])
+
+
+def test_a_failed_import_counts_towards_the_limit(token_client, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 1)
+    assert_error(post(token_client, "/api/games/import", {"record": "junk"}), 400, "invalid_record")
+    assert_error(post(token_client, "/api/games/import", {"record": CLASSIC}), 429, "busy")
+    assert not Game.objects.filter(imported=True).exists()

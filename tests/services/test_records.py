@@ -4,20 +4,22 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import get_variant, position_string, read_record, read_records, write_record
 from games.errors import Busy, InvalidGameSettings, InvalidRecord
-from games.models import Game, Move
+from games.models import Game, ImportAttempt, Move
 from games.positions import fresh_position, game_position
 from games.records import game_record, records_stream
 from games.selectors import game_history
 from games.services import game_from_position_string, game_import, game_resign, move_play
 from games.services import records as records_service
-from games.services.records import MAX_IMPORT_BYTES, decode_record
+from games.services.records import IMPORT_WINDOW, MAX_IMPORT_BYTES, decode_record
 
 pytestmark = pytest.mark.django_db
 
@@ -166,6 +168,56 @@ def test_imports_are_limited_per_player_per_hour(player, other_player, monkeypat
         game_import(player=player, text=CLASSIC)
     assert 0 < caught.value.retry_after <= 3601
     game_import(player=other_player, text=CLASSIC)  # another player's count is their own
+
+
+def test_every_import_try_counts_towards_the_limit_good_or_bad(player, monkeypatch):
+    """Failed imports used to go uncounted: a player could make the server read bad records without end."""
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 3)
+    bad = [CLASSIC.replace("b1 c3", "b1 b1"), "not a record", b"\xff\xfe not UTF-8"]
+    for text in bad:
+        with pytest.raises(InvalidRecord):
+            game_import(player=player, text=text)
+    with pytest.raises(Busy) as caught:
+        game_import(player=player, text=CLASSIC)
+    assert "tried 3 imports" in str(caught.value) and 0 < caught.value.retry_after <= 3601
+    assert not Game.objects.filter(imported=True).exists()
+    assert ImportAttempt.objects.filter(player=player).count() == 3  # the refused try was not counted
+
+
+def test_tries_older_than_the_window_no_longer_count(player, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 2)
+    for _ in range(2):
+        with pytest.raises(InvalidRecord):
+            game_import(player=player, text="not a record")
+    ImportAttempt.objects.filter(player=player).update(at=timezone.now() - IMPORT_WINDOW - timedelta(seconds=1))
+    assert game_import(player=player, text=CLASSIC).imported
+    assert ImportAttempt.objects.filter(player=player).count() == 1  # the expired ones were deleted on the way
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('[Position "classic_3.3.3_x"]\n', True),
+        ("\n" * 5 + ' \t[Position\t"classic_3.3.3_x"]', True),
+        ("[Result \"*\"]\r\n  \r\n[Position \"x\"]\r\n", True),
+        ('[Positions "x"]\n', False),
+        ('1. b2 [Position "x"]', False),
+        ("[Position]", False),
+        ("\n" * 250_000, False),
+    ],
+    ids=["first-line", "after-blank-lines-and-tabs", "crlf", "other-tag", "mid-line", "no-value", "blank-lines"],
+)
+def test_a_position_tag_is_found_on_any_line(text, found):
+    assert records_service.names_a_position(text) is found
+
+
+def test_a_record_of_blank_lines_under_the_size_limit_is_read(player):
+    """250,000 blank lines (under 256 KB) held a web process for minutes: the Position check read each run of
+    blank lines again from every line start."""
+    text = CLASSIC.replace("\n\n1.", "\n" * 250_000 + "1.")
+    assert len(text.encode()) <= MAX_IMPORT_BYTES
+    game = game_import(player=player, text=text)
+    assert game.ply == 5 and game.result == Game.Result.X
 
 
 # Streaming -------------------------------------------------------------------------------------------------

@@ -121,6 +121,15 @@ def test_too_many_imports_are_429_with_retry_after(player_client, player, monkey
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
 
 
+def test_a_failed_upload_counts_towards_the_limit(player_client, player, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 1)
+    upload = SimpleUploadedFile("g.txt", CLASSIC.replace("ann", "Zoë").encode("utf-16"))
+    assert player_client.post("/games/import/", {"record": upload}).status_code == 400
+    response = player_client.post("/games/import/", {"record": CLASSIC})
+    assert response.status_code == 429 and int(response["Retry-After"]) > 0
+    assert not Game.objects.filter(imported=True).exists()
+
+
 def test_an_imported_game_is_private(other_client, player):
     game = game_import(player=player, text=CLASSIC)
     assert other_client.get(f"/games/{game.pk}/replay/").status_code == 404
