@@ -70,12 +70,10 @@ def test_multi_with_a_random_start_names_its_first_board(make_game, player):
 
 def stored_before_values_were_checked(player) -> Game:
     """An imported game as the reader of before issue 29 stored it: a TAB and an ESC in the names, a right-to-left
-    override and a line separator in other tags (the writer refused them: its record was a 500)."""
+    override, a line separator and a BEL in other tags (the writer refused them: its record was a 500)."""
     game = game_import(player=player, text=CLASSIC)
-    Game.objects.filter(pk=game.pk).update(
-        x_name="ann\tlee", o_name="\x1b[31mred", record_tags={**game.record_tags, "Event": "cup\u202eevil", "Site":
-                                                               "a\u2028b", "Annotator": "x\x00y"},
-    )
+    tags = {**game.record_tags, "Event": "cup\u202eevil", "Site": "a\u2028b", "Annotator": "x\x07y"}
+    Game.objects.filter(pk=game.pk).update(x_name="ann\tlee", o_name="\x1b[31mred", record_tags=tags)
     return Game.objects.get(pk=game.pk)
 
 
