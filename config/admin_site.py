@@ -5,11 +5,13 @@ Django's admin trusts a few things staff could still type or forge: a date looku
 (``?created__year=99999`` fails when the query is compiled, after the page has started rendering; the date
 hierarchy's ``?created__year=9999`` when it works out the year's end), and
 action ids that are not ids (``_selected_action=abc``). Each model admin registered on this site, ours and
-the ones other apps bring (auth's groups, axes' logs), gets ``SafeAdminMixin``.
+the ones other apps bring (auth's groups, axes' logs), gets ``SafeAdminMixin``. Every admin page answers GET,
+HEAD and POST only: a PUT, a DELETE or an OPTIONS is a 405 (Django's views took them for a GET).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +22,8 @@ from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import EmptyResultSet, FullResultSet, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.decorators import method_decorator
+from django.views.decorators.http import require_http_methods
 
 
 class SafeChangeList(ChangeList):
@@ -55,7 +59,20 @@ class SafeAdminMixin:
         return super().response_action(request, queryset)  # type: ignore[misc]
 
 
+#: what the admin's pages answer: they are pages and forms; any other method is a 405 (Django's admin views
+#: took a PUT or a DELETE for a GET and answered 200)
+ADMIN_METHODS = ("GET", "HEAD", "POST")
+
+
 class Site(AdminSite):
+    def admin_view(self, view: Callable, cacheable: bool = False) -> Callable:
+        """Every admin page but the log-in (Django wraps them all with this): only ADMIN_METHODS."""
+        return require_http_methods(ADMIN_METHODS)(super().admin_view(view, cacheable))
+
+    @method_decorator(require_http_methods(ADMIN_METHODS))
+    def login(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        return super().login(request, extra_context)
+
     @property
     def login_form(self) -> type:  # type: ignore[override]
         from players.forms import AdminLoginForm  # (the apps are not loaded yet when this module is imported)

@@ -6,6 +6,7 @@ from ninja import NinjaAPI
 
 from games.api import assists, catalogue, challenges, errors, games, moves, offers, records, seeks
 from games.api.auth import SignedInSession, TokenAuth
+from games.api.parser import BoundedParser
 
 api = NinjaAPI(
     title="Tic-tac-toe API",
@@ -18,6 +19,7 @@ api = NinjaAPI(
         'a move may be sent as either. Errors are `{"code": ..., "message": ...}`. Reference: docs/api.md.'
     ),
     auth=[TokenAuth(), SignedInSession()],
+    parser=BoundedParser(),  # bodies of more keys than a form may have fields are refused before parsing
     urls_namespace="api",
 )
 

@@ -6,7 +6,9 @@ server hash a password per request (0.25 s of CPU each). Here, before the view r
 
 - an address with too many failed log-ins in the window (any usernames) gets a 429 until the window ends;
 - every log-in attempt counts towards a site-wide ceiling, so that many addresses together cannot take all
-  the server's CPU for hashing either;
+  the server's CPU for hashing either. Over it, the site is being flooded: the addresses taking part (any failed
+  log-in in their window) wait for the ceiling's window to end, while an address that has not failed still
+  gets in (a ceiling that refused everyone would let a flood lock every player out);
 - sign-ups count per address and site-wide in the same way, and so do password-reset requests (each may send an
   email: one address asking for many accounts' resets would flood their owners' inboxes and the mail server;
   ``ThrottledPasswordResetForm`` also sends one account at most one email per interval).
@@ -65,15 +67,34 @@ def _key(scope: str, who: str, seconds: int, index: int) -> str:
     return f"throttle:{scope}:{who}:{seconds}:{index}"
 
 
+def used(scope: str, who: str) -> int:
+    """How many of ``scope`` ``who`` has used in this window (0 when the scope has no limit)."""
+    rate = parse_rate(settings.THROTTLE_RATES.get(scope))
+    if rate is None:
+        return 0
+    index, _wait = _window(rate[1], time.time())
+    return caches[settings.THROTTLE_CACHE].get(_key(scope, who, rate[1], index), 0)
+
+
 def over_limit(scope: str, who: str) -> int:
     """Seconds to wait if ``who`` has used up ``scope``'s rate in this window, else 0 (nothing is counted)."""
     rate = parse_rate(settings.THROTTLE_RATES.get(scope))
     if rate is None:
         return 0
     limit, seconds = rate
-    index, wait = _window(seconds, time.time())
-    used = caches[settings.THROTTLE_CACHE].get(_key(scope, who, seconds, index), 0)
-    return wait if used >= limit else 0
+    _index, wait = _window(seconds, time.time())
+    return wait if used(scope, who) >= limit else 0
+
+
+def login_wait(who: str) -> int:
+    """Seconds the address ``who`` waits before a log-in attempt, 0 for none: its own failures over their limit;
+    or the site over its ceiling (a flood) and this address among those failing, so that the flood slows down
+    while a player who knows their password, from an address that has not failed, still gets in."""
+    wait = over_limit("login_failures_per_address", who)
+    if wait:
+        return wait
+    flood = over_limit("login_attempts_site", "*")
+    return flood if flood and used("login_failures_per_address", who) else 0
 
 
 def count(scope: str, who: str) -> None:
@@ -122,7 +143,7 @@ class ThrottleMiddleware:
             return self.get_response(request)
         who = client_key(request)
         if scope == "login":
-            wait = over_limit("login_failures_per_address", who) or over_limit("login_attempts_site", "*")
+            wait = login_wait(who)
             if wait:
                 return throttled(request, wait, "log-in attempts")
             count("login_attempts_site", "*")

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from django.db.models import QuerySet
 
-from .engine import RecordError, write_record
+from .engine import RecordError, clean_tag_value, is_tag_name, tag_line, write_record
 from .models import Game, Move
 from .positions import current_moves, game_variant, initial_state
 
@@ -57,10 +57,18 @@ def termination(game: Game) -> str:
 
 def game_tags(game: Game, *, site: str = "") -> dict[str, str]:
     """The tags of ``game``'s record after Variant and Options: players, date, site, how it ended; an imported
-    game's own tags (Date, Site, Clock, any other) as its record had them."""
+    game's own tags (Date, Site, Clock, any other) as its record had them. Every value is one the reader takes
+    back (``clean_tag_value``): a game stored before values were checked (a TAB or ESC in a name) still exports."""
+    return {name: clean_tag_value(value) for name, value in _tags(game, site=site).items()}
+
+
+def _tags(game: Game, *, site: str) -> dict[str, str]:
     tags = {"X": game.seat_label("X"), "O": game.seat_label("O")}
     if game.imported:
-        kept = {name: str(value) for name, value in (game.record_tags or {}).items() if name not in OWN_TAGS}
+        kept = {
+            name: str(value) for name, value in (game.record_tags or {}).items()
+            if name not in OWN_TAGS and is_tag_name(name)
+        }
         return tags | kept
     tags["Date"] = game.created.strftime("%Y.%m.%d") if game.created else ""
     if site:
@@ -84,12 +92,18 @@ def game_record(game: Game, moves: list[int] | None = None, *, site: str = "") -
     token = result_token(game)
     if game.start_position:
         return _record_from_position(game, moves, tags, token)
+    variant = game_variant(game)
     try:
-        return write_record(game_variant(game), moves, result=token, tags=tags, start_board=game.start_board)
+        return write_record(variant, moves, result=token, tags=tags, start_board=game.start_board)
     except RecordError:
         # a result the stored board does not back (a staff decision on a full board...): say so, never fail
         tags["Termination"] = tags.get("Termination") or "decided off the board"
-        return write_record(game_variant(game), moves, result=token, tags=tags, start_board=game.start_board)
+    try:
+        return write_record(variant, moves, result=token, tags=tags, start_board=game.start_board)
+    except RecordError:
+        # the board decides otherwise than the stored result: the board's result, the stored one in words
+        tags["Termination"] = f"{tags['Termination']}; the site's result is {token}"
+        return write_record(variant, moves, result=None, tags=tags, start_board=game.start_board)
 
 
 def _record_from_position(game: Game, moves: list[int], tags: dict[str, str], token: str) -> str:
@@ -115,12 +129,8 @@ def _record_from_position(game: Game, moves: list[int], tags: dict[str, str], to
             units.append(f"1... {name}")
         else:
             units.append(name)
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in header]
+    lines = [tag_line(name, value) for name, value in header]
     return "\n".join([*lines, "", *_wrap([*units, token])]) + "\n"
-
-
-def _escape(value: str) -> str:
-    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _wrap(units: Iterable[str], width: int = 80) -> list[str]:
@@ -156,7 +166,10 @@ def _chunk_records(games: list[Game], site: str) -> Iterator[str]:
         for pk, move in rows:
             moves[pk].append(move)
     for game in games:
-        yield game_record(game, moves[game.pk], site=site) + "\n"
+        try:
+            yield game_record(game, moves[game.pk], site=site) + "\n"
+        except RecordError as err:  # a game whose stored moves the engine refuses: said, and the download goes on
+            yield f"{{game {game.pk} cannot be written as a record: {str(err).replace('}', ')')}}}\n\n"
 
 
 def records_stream(games: QuerySet[Game], *, site: str = "", chunk_size: int = RECORDS_CHUNK) -> Iterator[str]:

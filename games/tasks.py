@@ -25,9 +25,10 @@ ASSIST_QUEUE = "assist"
 
 
 @task(queue_name=COMPUTER_QUEUE)
-def computer_turn(game_id: int, version: int) -> str:
+def computer_turn(game_id: int, version: int, player_id: int | None = None) -> str:
     """The computer to move in game ``game_id`` plays, if the game is still at ``version``; what happened, in a
-    word (the admin shows it): played, stale, finished, gone."""
+    word (the admin shows it): played, stale, finished, gone. ``player_id``: whose game it is, which orders the
+    queue fairly between players (games.services.computer.fair_priority)."""
     return services.moves.play_computer_turn(game_id=game_id, version=version)
 
 

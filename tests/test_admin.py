@@ -318,3 +318,17 @@ def test_open_seeks_are_listed_read_only_and_can_be_removed(staff_client, player
     assert change.status_code == 200 and 'name="_save"' not in change.content.decode()  # to read, not to edit
     staff_client.post(reverse("admin:games_seek_delete", args=[seek.pk]), {"post": "yes"})
     assert not Seek.objects.filter(pk=seek.pk).exists()
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete", "options"])
+@pytest.mark.parametrize(
+    "path", ["/admin/", "/admin/login/", "/admin/logout/", "/admin/games/game/", "/admin/players/player/add/",
+             "/admin/password_change/", "/admin/jsi18n/", "/admin/no-such-page/"],
+)
+def test_other_methods_than_get_head_and_post_are_405_on_every_admin_page(staff_client, client, method, path):
+    """Issue 29: PUT /admin/ answered 200, Django's admin views taking any method for a GET."""
+    for who in (staff_client, client):
+        response = getattr(who, method)(path)
+        assert response.status_code == 405, (path, response.status_code)
+        assert response["Allow"] == "GET, HEAD, POST"
+    assert staff_client.get("/admin/").status_code == 200 and staff_client.head("/admin/").status_code == 200

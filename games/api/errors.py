@@ -2,7 +2,8 @@
 
 The domain's errors (``games.errors``) take their status and code from the one table, ``games.http_errors``,
 which the pages read too; the rest are the API's own: invalid input (400 ``invalid_input``, with ``details``),
-no or a bad token (401 ``unauthenticated``), CSRF (403 ``csrf_failed``), a body too large (413 ``too_large``),
+no or a bad token (401 ``unauthenticated``), CSRF (403 ``csrf_failed``), a body too large (413 ``too_large``) or
+of too many keys (400 ``invalid_input``),
 a wrong method (405 ``method_not_allowed``, with ``Allow``), an unknown endpoint (404 ``not_found``) and our
 own bugs (500 ``server_error``, logged). ``install(api)`` puts all of it on the ``NinjaAPI``.
 """
@@ -22,6 +23,7 @@ from ninja.signature.utils import get_path_param_names
 
 from ..errors import GameError
 from ..http_errors import http_error
+from .parser import TooManyKeys
 from .schemas import ErrorOut
 
 logger = logging.getLogger("games.api")
@@ -90,6 +92,8 @@ def install(api: NinjaAPI) -> None:
         return answer(request, 401, "unauthenticated", message)
 
     def ninja_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        if isinstance(exc.__cause__, TooManyKeys):  # ninja's "Cannot parse request body" would not say why
+            return answer(request, 400, "invalid_input", str(exc.__cause__))
         if exc.status_code == 403 and "csrf" in str(exc).lower():
             message = "CSRF check failed: send the X-CSRFToken header with the cookie"
             return answer(request, 403, "csrf_failed", message)

@@ -21,7 +21,18 @@ from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
 from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
 from .position_strings import parse_position, position_string
-from .records import Record, RecordError, read_record, read_records, result_token, write_record
+from .records import (
+    Record,
+    RecordError,
+    clean_tag_value,
+    is_tag_name,
+    read_record,
+    read_records,
+    result_token,
+    tag_line,
+    tag_value_problem,
+    write_record,
+)
 from .strategies import STRATEGIES, Strategy, get_strategy
 from .variants import VARIANTS, get_variant
 
@@ -59,5 +70,9 @@ __all__ = [
     "read_record",
     "read_records",
     "result_token",
+    "clean_tag_value",
+    "is_tag_name",
+    "tag_line",
+    "tag_value_problem",
     "write_record",
 ]

@@ -38,6 +38,11 @@ LINE_WIDTH = 80
 RESERVED_TAGS = ("Variant", "Options", "FirstBoard", "Result")
 #: a longer position string is refused before it is read (19 x 19 full of single marks is about 380)
 
+#: what a tag value may not hold (``tag_value_problem``): control characters (C0 and C1: a TAB, ESC, DEL), the
+#: line and paragraph separators, and the marks that change the direction of text around them (an override
+#: shows a name backwards and can turn the words after it around)
+_NOT_IN_TAG_VALUE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"\][ \t]*(?=\r?\n|$)')
 _UNESCAPE = re.compile(r"\\([\"\\])")
@@ -147,13 +152,45 @@ def _parse_options(key: str, text: str) -> dict[str, Any]:
     return options
 
 
-def _tag_line(name: str, value: str) -> str:
-    if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
+def _character(char: str) -> str:
+    """A character that may not be in a tag value, in words."""
+    code = f"U+{ord(char):04X}"
+    if char <= "\x9f":
+        tab = ", a tab" if char == "\t" else ""
+        return f"a control character ({code}{tab})"
+    if char in "\u2028\u2029":
+        return f"a line or paragraph separator ({code})"
+    return f"a mark that changes the direction of text ({code})"
+
+
+def tag_value_problem(value: str) -> str | None:
+    """What a tag value may hold, for the reader and the writer alike: one line of text without control
+    characters (a TAB, ESC...), line or paragraph separators, or marks that change the direction of text. None
+    when ``value`` may be a tag value, else the first character that may not, in words."""
+    found = _NOT_IN_TAG_VALUE.search(value)
+    return None if found is None else f"holds {_character(found[0])}"
+
+
+def clean_tag_value(value: str) -> str:
+    """``value`` made a tag value: each line break, tab or separator becomes a space and other characters a tag
+    value may not hold (``tag_value_problem``) are left out. For values stored before they were checked."""
+    return _NOT_IN_TAG_VALUE.sub(lambda found: " " if found[0].isspace() else "", value)
+
+
+def is_tag_name(name: object) -> bool:
+    """Whether ``name`` may name a tag: a letter, then letters, digits or '_'."""
+    return isinstance(name, str) and _TAG_NAME.fullmatch(name) is not None
+
+
+def tag_line(name: str, value: str) -> str:
+    """``[name "value"]``, the value escaped; RecordError for a name or value a reader would refuse."""
+    if not is_tag_name(name):
         raise RecordError(f"a tag name is a letter then letters, digits or '_', not {shown(name)}")
     if not isinstance(value, str):
         raise RecordError(f"the value of tag {name!r} must be text, not {shown(value)}")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise RecordError(f"the value of tag {name!r} holds a control character (a line break?): {shown(value)}")
+    problem = tag_value_problem(value)
+    if problem:
+        raise RecordError(f"the value of tag {name!r} {problem}: {shown(value)}")
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
 
@@ -240,7 +277,7 @@ def write_record(
         f"{ply // 2 + 1}. {variant.cell_name(move)}" if ply % 2 == 0 else variant.cell_name(move)
         for ply, move in enumerate(moves)
     ]
-    lines = [_tag_line(name, value) for name, value in header]
+    lines = [tag_line(name, value) for name, value in header]
     return "\n".join([*lines, "", *_wrap([*units, token])]) + "\n"
 
 
@@ -291,7 +328,13 @@ class _Scanner:
                     f"cannot read the tag line {shown(shown_line.rstrip(), 60)}: a tag looks like [Name \"value\"]",
                     line=self.line,
                 )
-            tags.append((match[1], _UNESCAPE.sub(r"\1", match[2]), self.line))
+            value = _UNESCAPE.sub(r"\1", match[2])
+            problem = tag_value_problem(value)
+            if problem:
+                raise RecordError(
+                    f"the value of tag {match[1]} {problem}: a value is one line of text", line=self.line
+                )
+            tags.append((match[1], value, self.line))
             self.last_line = self.line
             self._advance(match.end())
             self.skip()

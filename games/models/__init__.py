@@ -1,10 +1,11 @@
-"""The games app's tables, one module per concern: games and their moves (``game``), ratings (``rating``) and quick
-pairing's seeks (``seek``). State changes live in ``games.services``."""
+"""The games app's tables, one module per concern: games and their moves (``game``), ratings (``rating``), quick
+pairing's seeks (``seek``) and the record imports tried (``imports``). State changes live in ``games.services``."""
 
 from __future__ import annotations
 
 from .game import LEVELS, SIDES, Game, Move, Opponent
+from .imports import ImportAttempt
 from .rating import Rating
 from .seek import Seek
 
-__all__ = ["LEVELS", "SIDES", "Game", "Move", "Opponent", "Rating", "Seek"]
+__all__ = ["LEVELS", "SIDES", "Game", "ImportAttempt", "Move", "Opponent", "Rating", "Seek"]

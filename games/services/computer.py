@@ -10,6 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+try:  # Django 6
+    from django.tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
+except ImportError:  # Django 5.2: the backport
+    from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
+
 from .. import tasks
 from ..engine import Strategy, Variant, difficulty, get_strategy
 from ..models import Game
@@ -60,11 +65,34 @@ def schedule_computer_move(game: Game, *, after: timedelta | None = None) -> Non
     """The computer to move in ``game`` will play in a worker: its task is enqueued in the caller's transaction
     (so it exists exactly when the change that made it the computer's turn is stored), for the game's version
     now. A takeback, a resignation or another move in between leave that version behind: the task then does
-    nothing. ``after``: not before then (a watched game's pace)."""
-    task = tasks.computer_turn
+    nothing. ``after``: not before then (a watched game's pace). The task waits its player's turn
+    (``fair_priority``): one player's many games do not queue everyone else's moves behind theirs."""
+    player_id = game_owner_id(game)
+    task = tasks.computer_turn.using(priority=fair_priority(player_id))
     if after:
         task = task.using(run_after=timezone.now() + after)
-    task.enqueue(game_id=game.pk, version=game.version)
+    task.enqueue(game_id=game.pk, version=game.version, player_id=player_id)
+
+
+def game_owner_id(game: Game) -> int | None:
+    """The player whose computer turns these are: the game's creator (a game against the computer, a watched
+    game, a game from a position), else the player on a seat."""
+    return game.created_by_id or game.x_player_id or game.o_player_id
+
+
+def fair_priority(player_id: int | None) -> int:
+    """The queue priority of a new computer turn of ``player_id``'s: one step lower for each turn of theirs
+    already waiting. The workers take the highest priority first, the oldest among equals (django-tasks-db's
+    order), so every player's first waiting turn comes before anyone's second, their second before anyone's
+    third...: sixteen games of one player no longer put sixteen moves before another player's one. Only the
+    order changes: every turn is still enqueued (and swept up again if lost), and two turns counted at the same
+    moment at worst share a step."""
+    if player_id is None:
+        return DEFAULT_TASK_PRIORITY
+    waiting = DBTaskResult.objects.filter(
+        status="READY", task_path=tasks.computer_turn.module_path, args_kwargs__kwargs__player_id=player_id,
+    ).count()
+    return max(TASK_MIN_PRIORITY, DEFAULT_TASK_PRIORITY - waiting)
 
 
 def slow_computer_to_move(game: Game, variant: Variant | None = None) -> bool:

@@ -7,7 +7,6 @@ importer, its players named as the record names them. Exporting is a read: ``gam
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 from django.db import transaction
@@ -15,7 +14,7 @@ from django.utils import timezone
 
 from ..engine import PositionError, RecordError, parse_position, position_string, read_record, shown
 from ..errors import Busy, InvalidGameSettings, InvalidRecord
-from ..models import Game, Move, Opponent
+from ..models import Game, ImportAttempt, Move, Opponent
 from .assists import analyse_when_over
 from .computer import schedule_computer_move, slow_computer_to_move
 from .create import computer_level, computer_opening, game_create
@@ -39,7 +38,6 @@ _TERMINATIONS = (
     ("on time", Game.Reason.TIME),
     ("time forfeit", Game.Reason.TIME),
 )
-_POSITION_TAG = re.compile(r"^\s*\[Position[ \t]", re.MULTILINE)
 
 
 def decode_record(data: bytes) -> str:
@@ -59,20 +57,38 @@ def check_size(size: int) -> None:
         raise InvalidRecord(f"the record is too large: {size:,} bytes, at most {MAX_IMPORT_BYTES // 1024} KB")
 
 
-def check_import_rate(player) -> None:
-    """At most ``IMPORTS_PER_WINDOW`` imports per player per window (counted from the stored games, so every
-    web process agrees): ``Busy`` (429, with Retry-After) beyond that."""
-    since = timezone.now() - IMPORT_WINDOW
-    recent = Game.objects.filter(created_by=player, imported=True, created__gte=since).order_by("created")
+def claim_import(player) -> None:
+    """Count one import try of ``player`` (good or bad: a bad record costs as much to read as a good one): at
+    most ``IMPORTS_PER_WINDOW`` in the last ``IMPORT_WINDOW``, else ``Busy`` (429, with Retry-After) and the try
+    is not counted. The try is stored (and committed) before it is counted, so two at once can both be refused
+    but never both pass the limit; the tries counted live in the database, so every web process agrees."""
+    now = timezone.now()
+    since = now - IMPORT_WINDOW
+    with transaction.atomic():
+        ImportAttempt.objects.filter(player=player, at__lt=since).delete()  # the player's expired tries
+        attempt = ImportAttempt.objects.create(player=player, at=now)
+    recent = ImportAttempt.objects.filter(player=player, at__gte=since).exclude(pk=attempt.pk)
     count = recent.count()
     if count >= IMPORTS_PER_WINDOW:
-        oldest = recent.values_list("created", flat=True).first()
-        wait = max(1, int(((oldest or timezone.now()) + IMPORT_WINDOW - timezone.now()).total_seconds()) + 1)
+        attempt.delete()  # a refused try costs nothing: it does not push the player's wait further
+        oldest = recent.order_by("at").values_list("at", flat=True).first() or now
+        wait = max(1, int((oldest + IMPORT_WINDOW - now).total_seconds()) + 1)
         raise Busy(
-            f"you have imported {count} games in the last hour, the most allowed; try again in {wait // 60 + 1} "
+            f"you have tried {count} imports in the last hour, the most allowed; try again in {wait // 60 + 1} "
             "minutes",
             retry_after=wait,
         )
+
+
+def names_a_position(text: str) -> bool:
+    """Whether a line of ``text`` starts (after spaces) with a Position tag: one pass over the text, each line
+    looked at once (a regular expression anchored at every line start and skipping spaces read a run of blank
+    lines again from each of them: quadratic)."""
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith("[Position") and stripped[9:10] in (" ", "\t"):
+            return True
+    return False
 
 
 def _reason(record, result: str) -> str:
@@ -92,19 +108,22 @@ def _reason(record, result: str) -> str:
     return found
 
 
-def game_import(*, player, text: str) -> Game:
-    """A game read from the record ``text``, stored for ``player`` (its owner: private, finished, never rated,
-    shown with the record's player names). InvalidRecord with the line and move number for a record that is not
-    sound; Busy for an import past the player's hourly limit."""
-    if not isinstance(text, str):
+def game_import(*, player, text: str | bytes) -> Game:
+    """A game read from the record ``text`` (or an uploaded file's bytes: UTF-8), stored for ``player`` (its
+    owner: private, finished, never rated, shown with the record's player names). InvalidRecord with the line and
+    move number for a record that is not sound; Busy for a try past the player's hourly limit (every try counts,
+    good or bad: ``claim_import``)."""
+    if not isinstance(text, str | bytes):
         raise InvalidRecord("a record is text")
+    claim_import(player)
+    if isinstance(text, bytes):
+        text = decode_record(text)
     check_size(len(text.encode("utf-8", "surrogatepass")))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:  # a lone surrogate (JSON's "\ud800"): no character of any text
         raise InvalidRecord(f"character {err.start + 1} of the record is not a character of any text") from None
-    check_import_rate(player)
-    if _POSITION_TAG.search(text):
+    if names_a_position(text):
         raise InvalidRecord(
             "a record that starts from a position (a Position tag) cannot be imported: open the position on the "
             "analysis board instead"

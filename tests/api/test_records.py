@@ -29,6 +29,16 @@ def test_a_games_record_is_the_pages_text(token_client, player_client, make_game
     assert record.moves == [4, 0, 7] and record.result == "*"
 
 
+def test_a_game_stored_with_bad_tag_values_has_a_record(token_client, player):
+    """Imported before issue 29 with a TAB in a name, which the writer refused: the record was a 500."""
+    game = game_import(player=player, text=CLASSIC)
+    Game.objects.filter(pk=game.pk).update(o_name="bob\tby", record_tags={**game.record_tags, "Site": "\u202ehere"})
+    response = token_client.get(f"/api/games/{game.pk}/record")
+    assert response.status_code == 200
+    record = read_record(response.content.decode())
+    assert record.tags["O"] == "bob by" and record.tags["Site"] == "here"
+
+
 def test_no_record_of_a_game_the_caller_may_not_see(other_player, make_game, token_client):
     hidden = make_game(player=other_player, private=True)
     assert_error(token_client.get(f"/api/games/{hidden.pk}/record"), 404, "not_found")
@@ -58,8 +68,10 @@ def test_an_import_answers_201_with_the_games_json(token_client, player):
         (CLASSIC[:-8], "result"),
         ("\x00", "NUL"),
         ("x" * (MAX_IMPORT_BYTES + 1), "too large"),
+        (CLASSIC.replace("ann", "ann\u2067"), "line 2: the value of tag X holds a mark that changes the direction"),
+        (CLASSIC.replace("bob", "bob\tby"), "line 3: the value of tag O holds a control character (U+0009, a tab)"),
     ],
-    ids=["illegal", "wrong-result", "truncated", "nul", "huge"],
+    ids=["illegal", "wrong-result", "truncated", "nul", "huge", "bidi-isolate", "tab"],
 )
 def test_a_bad_record_is_400_invalid_record(token_client, record, words):
     body = assert_error(post(token_client, "/api/games/import", {"record": record}), 400, "invalid_record")
@@ -79,3 +91,10 @@ def test_too_many_imports_are_429_busy(token_client, player, monkeypatch):
     response = post(token_client, "/api/games/import", {"record": CLASSIC})
     body = assert_error(response, 429, "busy")
     assert body["retry_after"] > 0 and response["Retry-After"] == str(body["retry_after"])
+
+
+def test_a_failed_import_counts_towards_the_limit(token_client, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 1)
+    assert_error(post(token_client, "/api/games/import", {"record": "junk"}), 400, "invalid_record")
+    assert_error(post(token_client, "/api/games/import", {"record": CLASSIC}), 429, "busy")
+    assert not Game.objects.filter(imported=True).exists()

@@ -12,12 +12,14 @@ from games.engine import (
     PositionError,
     Record,
     RecordError,
+    clean_tag_value,
     get_variant,
     parse_position,
     position_string,
     read_record,
     read_records,
     result_token,
+    tag_value_problem,
     write_record,
 )
 from games.engine.records import MAX_RECORD_CHARS
@@ -125,6 +127,38 @@ def test_tag_values_are_escaped_and_unknown_tags_kept_in_order() -> None:
     game = read_record(write_record(get_variant("classic"), [4], tags=tags))
     assert list(game.tags) == ["Variant", "Zeta", "Alpha", "Site", "Result"]
     assert game.tags["Zeta"] == 'say "hi" \\ bye' and game.tags["Alpha"] == ""
+
+
+@pytest.mark.parametrize(
+    ("char", "words"),
+    [
+        ("\t", "a control character (U+0009, a tab)"),
+        ("\x1b", "a control character (U+001B)"),
+        ("\x7f", "a control character (U+007F)"),
+        ("\x85", "a control character (U+0085)"),
+        ("\u2028", "a line or paragraph separator (U+2028)"),
+        ("\u2029", "a line or paragraph separator (U+2029)"),
+        ("\u202e", "a mark that changes the direction of text (U+202E)"),
+        ("\u2066", "a mark that changes the direction of text (U+2066)"),
+        ("\u200f", "a mark that changes the direction of text (U+200F)"),
+    ],
+    ids=["tab", "esc", "del", "nel", "line-separator", "paragraph-separator", "rlo", "lri", "rlm"],
+)
+def test_a_tag_value_holds_no_control_separator_or_direction_mark(char: str, words: str) -> None:
+    """The reader took a TAB or ESC in a tag value that the writer then refused: a game imported, never exported."""
+    text = record("*", '[Variant "classic"]', f'[X "ann{char}"]', '[Site "here"]')
+    refused(text, f"the value of tag X holds {words}", 2)
+    with pytest.raises(RecordError, match=re.escape(words)):
+        write_record(get_variant("classic"), [], tags={"X": f"ann{char}"})
+    assert tag_value_problem(f"ann{char}") == f"holds {words}"
+    cleaned = clean_tag_value(f"a{char}b")
+    assert cleaned == ("a b" if char.isspace() else "ab") and tag_value_problem(cleaned) is None
+
+
+def test_ordinary_text_of_every_script_is_a_tag_value() -> None:
+    for value in ("Zoë", "Алиса", "ליאור", "علي", "李小龍", "👩\u200d💻", "a\u00a0b", ""):
+        assert tag_value_problem(value) is None
+        assert read_record(write_record(get_variant("classic"), [], tags={"X": value})).tags["X"] == value
 
 
 def test_comments_and_loose_move_numbers() -> None:

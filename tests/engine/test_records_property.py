@@ -11,12 +11,15 @@ from hypothesis import strategies as st
 
 from games.engine import (
     PositionError,
+    RecordError,
+    clean_tag_value,
     get_variant,
     parse_position,
     position_string,
     read_record,
     read_records,
     result_token,
+    tag_value_problem,
     write_record,
 )
 from games.engine.records import RESERVED_TAGS
@@ -34,7 +37,11 @@ CHOICES = [
 TAG_NAMES = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,10}", fullmatch=True).filter(
     lambda name: name not in (*RESERVED_TAGS, "Termination")
 )
-TAG_VALUES = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=30)
+#: what a tag value may hold: no controls, line or paragraph separators, or marks that change the text's direction
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+TAG_VALUES = st.text(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters=BIDI_CONTROLS), max_size=30
+)
 
 
 @st.composite
@@ -124,3 +131,34 @@ def test_every_classic_position_is_accepted_exactly_when_a_game_reaches_it() -> 
         assert (built.is_over, built.winner, built.to_move) == (state.is_over, state.winner, state.to_move)
         assert position_string(parse_position(position_string(built))) == position_string(state)
     assert accepted == 5478
+
+
+ANY_VALUE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20) | st.text(
+    st.sampled_from(["a", " ", "\\", '"', "\t", "\x1b", "\x7f", "\x85", "\u2028", "\u2029", "\u202e", "\u2066",
+                     "\u200f", "\u061c", "é", "\u200d"]), max_size=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ANY_VALUE)
+def test_reader_and_writer_take_the_same_tag_values(value: str) -> None:
+    """One rule (tag_value_problem) for both: a value the writer writes is read back as it was, a value the
+    writer refuses the reader refuses too (written by hand), and clean_tag_value makes any value one both take."""
+    classic = get_variant("classic")
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    by_hand = f'[Variant "classic"]\n[X "{escaped}"]\n[Result "*"]\n\n*\n'
+    try:
+        written = write_record(classic, [], tags={"X": value})
+    except RecordError:
+        assert tag_value_problem(value) is not None
+        try:
+            read_record(by_hand)
+        except RecordError:
+            pass
+        else:
+            raise AssertionError(f"the reader took {value!r}, which the writer refuses")
+    else:
+        assert tag_value_problem(value) is None
+        assert written == by_hand and read_record(written).tags["X"] == value
+    cleaned = clean_tag_value(value)
+    assert tag_value_problem(cleaned) is None and read_record(write_record(classic, [], tags={"X": cleaned}))

@@ -16,7 +16,12 @@ def signup(username: str):
 
 @pytest.mark.parametrize(
     ("existing", "look_alike"),
-    [("alice", "\u0430lice"), ("paypal", "paypaI"), ("alice1", "alicel"), ("rnonty", "monty")],
+    [
+        ("alice", "\u0430lice"), ("paypal", "paypaI"), ("alice1", "alicel"), ("rnonty", "monty"),
+        # issue 29: digits, accents and case folded as Cyrillic is
+        ("bob", "b0b"), ("alice", "alic\u00e9"), ("alice", "\u00e1l\u00ecc\u00eb"), ("sam", "5am"),
+        ("bob", "B0B"), ("zoe", "Zo\u00eb"), ("sam", "S\u00e0m"),
+    ],
 )
 def test_signup_refuses_a_name_that_looks_like_an_existing_one(make_player, existing, look_alike):
     from players.models import Player
@@ -32,6 +37,22 @@ def test_names_that_only_look_different_are_fine(make_player):
     make_player("alice")
     assert signup("alicia").status_code == 302
     assert signup("al1ce").status_code == 302  # 1 looks like l, not like i
+    make_player("bob2")
+    assert signup("bob3").status_code == 302  # digits that read as no letter stay digits
+    assert signup("Zo\u00e9").status_code == 302 and signup("zoe").status_code == 400  # é folds to e
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["bob\u202e", "\u202eevil", "a\u2066b", "a\u2067b", "a\u2068b", "a\u2069b", "a\u200eb", "a\u200fb",
+     "a\u061cb", "a\u202ab", "a\u202bb", "a\u202cb", "a\u202db", "a\u2028b", "a\u2029b", "a\tb"],
+)
+def test_signup_refuses_direction_marks_and_line_separators(db, name):
+    from players.models import Player
+
+    response = signup(name)
+    assert response.status_code == 400 and "Enter a valid username" in response.content.decode()
+    assert not Player.objects.exists()
 
 
 def test_signup_normalises_with_nfkc(make_player):
@@ -86,7 +107,7 @@ def test_the_skeleton_is_stored_and_follows_a_rename(make_player):
     player.username = "m0nty"
     player.save(update_fields=["username"])
     player.refresh_from_db()
-    assert player.username_skeleton == "rnOnty"
+    assert player.username_skeleton == "rnonty"  # 0 folded to o (issue 29), m to rn (TR39)
 
 
 def test_the_database_refuses_a_look_alike_that_skipped_the_checks(make_player):
@@ -124,6 +145,40 @@ def test_a_sign_up_that_loses_the_race_for_a_name_is_told_so(make_player, monkey
         response = signup(name)
         assert response.status_code == 400 and words in response.content.decode(), name
         assert list(Player.objects.values_list("username", flat=True)) == ["alice"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_refolding_migration_marks_the_names_that_clash_under_the_new_rule():
+    from django.db import IntegrityError, connection, transaction
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([("players", "0009_player_unique_skeleton")])
+        executor.loader.build_graph()
+        state = executor.loader.project_state([("players", "0009_player_unique_skeleton")])
+        old = state.apps.get_model("players", "Player")
+        for username, name_skeleton, clash in (
+            ("bob", "bob", False), ("alice", "alice", False), ("b0b", "bOb", False), ("alice\u0301", "alice\u0301",
+                                                                                        False),
+            ("\u0430lice", "alice", True), ("Carol", "Carol", False), ("zed", "zed", False), ("x", "", False),
+        ):  # as 0009 left them: the old skeletons, one old clash marked
+            old.objects.create(username=username, username_skeleton=name_skeleton, skeleton_clash=clash)
+        executor = MigrationExecutor(connection)
+        executor.migrate([("players", "0010_refold_skeletons")])
+        from players.models import Player
+
+        rows = {name: (skel, clash) for name, skel, clash in Player.objects.values_list(
+            "username", "username_skeleton", "skeleton_clash")}
+        assert rows == {
+            "bob": ("bob", False), "alice": ("alice", False), "b0b": ("bob", True), "alice\u0301": ("alice", True),
+            "\u0430lice": ("alice", True), "Carol": ("carol", False), "zed": ("zed", False), "x": ("x", False),
+        }
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Player(username="B0B").save()  # a new look-alike of bob: the database refuses it too
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,23 +3,29 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import get_variant, position_string, read_record, read_records, write_record
 from games.errors import Busy, InvalidGameSettings, InvalidRecord
-from games.models import Game, Move
+from games.models import Game, ImportAttempt, Move
 from games.positions import fresh_position, game_position
 from games.records import game_record, records_stream
 from games.selectors import game_history
 from games.services import game_from_position_string, game_import, game_resign, move_play
 from games.services import records as records_service
-from games.services.records import MAX_IMPORT_BYTES, decode_record
+from games.services.records import IMPORT_WINDOW, MAX_IMPORT_BYTES, decode_record
 
 pytestmark = pytest.mark.django_db
+
+clean_migration = importlib.import_module("games.migrations.0025_clean_imported_tags")
 
 CLASSIC = '[Variant "classic"]\n[X "ann"]\n[O "Computer (hard)"]\n[Date "2026.11.26"]\n[Result "1-0"]\n\n' \
           "1. b2 a3 2. b1 c3 3. b3 1-0\n"
@@ -60,6 +66,51 @@ def test_multi_with_a_random_start_names_its_first_board(make_game, player):
     game = played(game, player, state.legal_moves()[:1])
     record = read_record(game_record(game))
     assert record.start_board == game.start_board and record.tags["FirstBoard"] == str(game.start_board)
+
+
+def stored_before_values_were_checked(player) -> Game:
+    """An imported game as the reader of before issue 29 stored it: a TAB and an ESC in the names, a right-to-left
+    override, a line separator and a BEL in other tags (the writer refused them: its record was a 500)."""
+    game = game_import(player=player, text=CLASSIC)
+    tags = {**game.record_tags, "Event": "cup\u202eevil", "Site": "a\u2028b", "Annotator": "x\x07y"}
+    Game.objects.filter(pk=game.pk).update(x_name="ann\tlee", o_name="\x1b[31mred", record_tags=tags)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_game_stored_with_values_the_reader_now_refuses_still_exports(player):
+    game = stored_before_values_were_checked(player)
+    record = read_record(game_record(game))
+    assert record.tags["X"] == "ann lee" and record.tags["O"] == "[31mred"
+    assert record.tags["Event"] == "cupevil" and record.tags["Site"] == "a b" and record.tags["Annotator"] == "xy"
+    assert record.moves == [4, 0, 7, 2, 1] and record.result == "1-0"
+
+
+def test_all_my_games_never_break_off(player, make_game):
+    """One game that cannot be written no longer ends the download: the games after it come too."""
+    first = stored_before_values_were_checked(player)
+    broken = game_import(player=player, text=CLASSIC)
+    Game.objects.filter(pk=broken.pk).update(move_list="4,4,0,7,2")  # moves the engine refuses (edited by hand)
+    last = played(make_game(), player, [4, 0, 7, 2, 1])
+    text = "".join(records_stream(Game.objects.filter(pk__in=[first.pk, broken.pk, last.pk]).order_by("pk")))
+    assert f"{{game {broken.pk} cannot be written as a record: move 2 (O): b2 is already taken" in text
+    assert [game.moves for game in read_records(text)] == [[4, 0, 7, 2, 1], [4, 0, 7, 2, 1]]
+
+
+def test_a_stored_result_the_board_contradicts_still_exports(make_game, player):
+    game = played(make_game(), player, [4, 0, 7, 2, 1])  # X completes the middle column
+    Game.objects.filter(pk=game.pk).update(result=Game.Result.O, result_reason=Game.Reason.DECIDED)
+    record = read_record(game_record(Game.objects.get(pk=game.pk)))
+    assert record.result == "1-0" and record.tags["Termination"].endswith("; the site's result is 0-1")
+
+
+def test_the_migration_cleans_the_values_stored_before(player):
+    game = stored_before_values_were_checked(player)
+    good = game_import(player=player, text=CLASSIC.replace("ann", "Zoë\u200d"))
+    clean_migration.clean_imported(django_apps, None)
+    game.refresh_from_db()
+    assert (game.x_name, game.o_name) == ("ann lee", "[31mred")
+    assert game.record_tags["Event"] == "cupevil" and game.record_tags["Site"] == "a b"
+    assert Game.objects.get(pk=good.pk).x_name == "Zoë\u200d"  # a joiner changes no direction: kept
 
 
 # Import ----------------------------------------------------------------------------------------------------
@@ -158,6 +209,14 @@ def test_huge_nul_and_foreign_bytes_are_refused(player):
         game_import(player=player, text=CLASSIC.replace("[Result", '[Position "classic_3.3.3_x"]\n[Result'))
 
 
+@pytest.mark.parametrize("char", ["\u202e", "\u2066", "\u200e", "\u2028", "\u2029", "\t", "\x1b"])
+def test_player_names_with_direction_marks_or_line_breaks_are_refused(player, char):
+    with pytest.raises(InvalidRecord, match="line 2: the value of tag X holds") as caught:
+        game_import(player=player, text=CLASSIC.replace("ann", f"ann{char}eve"))
+    assert caught.value.line == 2
+    assert not Game.objects.filter(imported=True).exists()
+
+
 def test_imports_are_limited_per_player_per_hour(player, other_player, monkeypatch):
     monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 3)
     for _ in range(3):
@@ -166,6 +225,56 @@ def test_imports_are_limited_per_player_per_hour(player, other_player, monkeypat
         game_import(player=player, text=CLASSIC)
     assert 0 < caught.value.retry_after <= 3601
     game_import(player=other_player, text=CLASSIC)  # another player's count is their own
+
+
+def test_every_import_try_counts_towards_the_limit_good_or_bad(player, monkeypatch):
+    """Failed imports used to go uncounted: a player could make the server read bad records without end."""
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 3)
+    bad = [CLASSIC.replace("b1 c3", "b1 b1"), "not a record", b"\xff\xfe not UTF-8"]
+    for text in bad:
+        with pytest.raises(InvalidRecord):
+            game_import(player=player, text=text)
+    with pytest.raises(Busy) as caught:
+        game_import(player=player, text=CLASSIC)
+    assert "tried 3 imports" in str(caught.value) and 0 < caught.value.retry_after <= 3601
+    assert not Game.objects.filter(imported=True).exists()
+    assert ImportAttempt.objects.filter(player=player).count() == 3  # the refused try was not counted
+
+
+def test_tries_older_than_the_window_no_longer_count(player, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 2)
+    for _ in range(2):
+        with pytest.raises(InvalidRecord):
+            game_import(player=player, text="not a record")
+    ImportAttempt.objects.filter(player=player).update(at=timezone.now() - IMPORT_WINDOW - timedelta(seconds=1))
+    assert game_import(player=player, text=CLASSIC).imported
+    assert ImportAttempt.objects.filter(player=player).count() == 1  # the expired ones were deleted on the way
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('[Position "classic_3.3.3_x"]\n', True),
+        ("\n" * 5 + ' \t[Position\t"classic_3.3.3_x"]', True),
+        ("[Result \"*\"]\r\n  \r\n[Position \"x\"]\r\n", True),
+        ('[Positions "x"]\n', False),
+        ('1. b2 [Position "x"]', False),
+        ("[Position]", False),
+        ("\n" * 250_000, False),
+    ],
+    ids=["first-line", "after-blank-lines-and-tabs", "crlf", "other-tag", "mid-line", "no-value", "blank-lines"],
+)
+def test_a_position_tag_is_found_on_any_line(text, found):
+    assert records_service.names_a_position(text) is found
+
+
+def test_a_record_of_blank_lines_under_the_size_limit_is_read(player):
+    """250,000 blank lines (under 256 KB) held a web process for minutes: the Position check read each run of
+    blank lines again from every line start."""
+    text = CLASSIC.replace("\n\n1.", "\n" * 250_000 + "1.")
+    assert len(text.encode()) <= MAX_IMPORT_BYTES
+    game = game_import(player=player, text=text)
+    assert game.ply == 5 and game.result == Game.Result.X
 
 
 # Streaming -------------------------------------------------------------------------------------------------

@@ -44,7 +44,8 @@ def test_a_move_against_a_slow_computer_answers_at_once_and_a_worker_replies(pla
     position = move_play(game=game, player=player, move=40, reply=True)
     assert position.moves == [40]  # the player's move alone: nobody thought inside the request
     task = DBTaskResult.objects.get()
-    assert task.queue_name == "computer" and task.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1}
+    assert task.queue_name == "computer"
+    assert task.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1, "player_id": player.pk}
     assert run_tasks() == ["played"]
     stored = Game.objects.get(pk=game.pk)
     assert stored.ply == 2 and Move.objects.filter(game=game).count() == 2
@@ -80,7 +81,8 @@ def test_a_quick_computer_still_replies_in_the_request(player):
 
 def test_a_slow_computer_that_moves_first_is_enqueued_at_creation(player):
     game = slow_game(player, side="O")
-    assert DBTaskResult.objects.get().args_kwargs["kwargs"] == {"game_id": game.pk, "version": 0}
+    kwargs = DBTaskResult.objects.get().args_kwargs["kwargs"]
+    assert kwargs == {"game_id": game.pk, "version": 0, "player_id": player.pk}
     assert run_tasks() == ["played"] and Game.objects.get(pk=game.pk).ply == 1
 
 
@@ -90,12 +92,52 @@ def test_a_watched_game_plays_itself_at_a_watchable_pace(player):
     assert first.run_after > timezone.now() + timedelta(seconds=0.5)  # not at once: people follow it
     assert play_computer_turn(game_id=game.pk, version=0) == "played"
     following = DBTaskResult.objects.exclude(pk=first.pk).get()
-    assert following.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1}
+    assert following.args_kwargs["kwargs"] == {"game_id": game.pk, "version": 1, "player_id": player.pk}
     assert following.run_after > timezone.now() + timedelta(seconds=0.5)
     for version in range(1, 9):  # to the end, whoever opens the page
         if play_computer_turn(game_id=game.pk, version=version) != "played":
             break
     assert Game.objects.get(pk=game.pk).is_finished
+
+
+def test_one_players_many_games_do_not_queue_another_players_move_behind_them(player, other_player, monkeypatch):
+    """Issue 29: 16 moves against the hard computer queued by one player took another's reply from 1 s to 8 s, the
+    workers taking turns oldest first. Now each player's turns wait their turn: the other player's one move is
+    taken right after the first player's first, and every turn is still played once, in each player's order."""
+    from games import services
+
+    many = [slow_game(player) for _ in range(16)]
+    for game in many:
+        move_play(game=game, player=player, move=40)
+    one = slow_game(other_player)
+    move_play(game=one, player=other_player, move=40)
+    order: list[int] = []
+
+    def play(*, game_id: int, version: int) -> str:  # the worker's order, without a second of thought each
+        order.append(game_id)
+        return "played"
+
+    monkeypatch.setattr(services.moves, "play_computer_turn", play)
+    assert run_tasks() == ["played"] * 17
+    assert order.index(one.pk) <= 1, order
+    assert [pk for pk in order if pk != one.pk] == [game.pk for game in many]  # the player's own order kept
+
+
+def test_a_players_turns_step_down_the_queue_and_a_swept_up_turn_waits_its_turn_too(player, other_player):
+    games = [slow_game(player) for _ in range(3)]
+    for game in games:
+        move_play(game=game, player=player, move=40)
+    assert [t.priority for t in DBTaskResult.objects.order_by("enqueued_at")] == [0, -1, -2]
+    lost = DBTaskResult.objects.get(args_kwargs__kwargs__game_id=games[0].pk)
+    lost.delete()  # lost between a commit and a crash: the sweep enqueues it again, behind the player's others
+    Game.objects.filter(pk=games[0].pk).update(updated=timezone.now() - SWEEP_GRACE - timedelta(seconds=1))
+    assert sweep_computer_turns() == 1
+    assert DBTaskResult.objects.get(args_kwargs__kwargs__game_id=games[0].pk).priority == -2
+    other = slow_game(other_player)
+    move_play(game=other, player=other_player, move=40)
+    assert DBTaskResult.objects.get(args_kwargs__kwargs__game_id=other.pk).priority == 0
+    assert sorted(run_tasks()) == ["played"] * 4
+    assert all(Game.objects.get(pk=game.pk).ply == 2 for game in [*games, other])  # no turn lost
 
 
 def test_a_spectator_or_a_stranger_cannot_drive_a_computer(player, other_player):

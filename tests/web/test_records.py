@@ -73,6 +73,24 @@ def test_my_games_download_streams_with_the_filters(player_client, make_game, pl
     assert 'href="/games/record/?variant=classic"' in page and 'href="/games/import/"' in page
 
 
+def stored_with_bad_values(player) -> Game:
+    """Imported before issue 29: a TAB and an ESC in its tag values, which the writer refused (a 500)."""
+    game = game_import(player=player, text=CLASSIC)
+    Game.objects.filter(pk=game.pk).update(x_name="ann\x1b", record_tags={**game.record_tags, "Date": "2026.\t11"})
+    return game
+
+
+def test_a_game_stored_with_bad_tag_values_downloads_alone_and_with_all_my_games(player_client, player, make_game):
+    game = stored_with_bad_values(player)
+    finished(make_game, player)
+    response = player_client.get(f"/games/{game.pk}/record/")
+    assert response.status_code == 200
+    record = read_record(response.content.decode())
+    assert record.tags["X"] == "ann" and record.tags["Date"] == "2026. 11"
+    everything = player_client.get("/games/record/")
+    assert len(list(read_records(b"".join(everything.streaming_content).decode()))) == 2
+
+
 # Import ----------------------------------------------------------------------------------------------------
 
 
@@ -104,8 +122,10 @@ def test_an_uploaded_record_is_read(player_client):
         ({"record": "\x00junk"}, "NUL"),
         ({"record": SimpleUploadedFile("g.txt", CLASSIC.replace("ann", "Zoë").encode("utf-16"))}, "not UTF-8"),
         ({"record": SimpleUploadedFile("g.txt", b"x" * (MAX_IMPORT_BYTES + 1))}, "too large"),
+        ({"record": CLASSIC.replace("ann", "ann\u202eeve")}, "changes the direction of text (U+202E)"),
+        ({"record": CLASSIC.replace("ann", "ann\u2028eve")}, "a line or paragraph separator (U+2028)"),
     ],
-    ids=["illegal", "truncated", "empty", "nul", "utf-16", "huge"],
+    ids=["illegal", "truncated", "empty", "nul", "utf-16", "huge", "bidi-override", "line-separator"],
 )
 def test_a_bad_record_is_refused_with_what_was_wrong(player_client, data, words):
     response = player_client.post("/games/import/", data)
@@ -119,6 +139,15 @@ def test_too_many_imports_are_429_with_retry_after(player_client, player, monkey
     game_import(player=player, text=CLASSIC)
     response = player_client.post("/games/import/", {"record": CLASSIC})
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
+
+
+def test_a_failed_upload_counts_towards_the_limit(player_client, player, monkeypatch):
+    monkeypatch.setattr(records_service, "IMPORTS_PER_WINDOW", 1)
+    upload = SimpleUploadedFile("g.txt", CLASSIC.replace("ann", "Zoë").encode("utf-16"))
+    assert player_client.post("/games/import/", {"record": upload}).status_code == 400
+    response = player_client.post("/games/import/", {"record": CLASSIC})
+    assert response.status_code == 429 and int(response["Retry-After"]) > 0
+    assert not Game.objects.filter(imported=True).exists()
 
 
 def test_an_imported_game_is_private(other_client, player):

@@ -13,7 +13,7 @@ from ...http_errors import http_error
 from ...records import game_record, records_stream
 from ...selectors import game_history
 from ...services import game_import
-from ...services.records import MAX_IMPORT_BYTES, check_size, decode_record
+from ...services.records import MAX_IMPORT_BYTES, check_size
 from ..forms import HistoryFilterForm
 from ..responses import load_game, message
 
@@ -50,12 +50,13 @@ def records_download(request: HttpRequest) -> HttpResponse:
     return _attachment(response, f"{name}.txt")
 
 
-def _posted_record(request: HttpRequest) -> str:
-    """The record sent as a file (field ``record``) or typed into the text area (field ``record``)."""
+def _posted_record(request: HttpRequest) -> str | bytes:
+    """The record sent as a file (field ``record``: its bytes, which the import decodes once it has counted the
+    try) or typed into the text area (field ``record``)."""
     upload = request.FILES.get("record")
     if upload is not None and upload.size:
         check_size(upload.size)  # refused before it is read
-        return decode_record(upload.read())
+        return upload.read()
     return request.POST.get("record", "")
 
 

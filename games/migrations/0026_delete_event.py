@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0023_seeks'),
+        ('games', '0025_clean_imported_tags'),
     ]
 
     operations = [
