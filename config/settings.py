@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import shutil
 import sys
 import tempfile
 from datetime import timedelta
@@ -156,9 +155,9 @@ AUTH_USER_MODEL = "players.Player"
 
 # Sessions live in the database (players.sessions: Django's cached_db, with the player beside each session):
 # logging out deletes the session, so a copy of its cookie taken earlier stops working too, and a player can
-# log out their other sessions from the profile. Each request reads its session from the "sessions" cache
-# (Redis when REDIS_URL is set, so that a logout on one server ends the session on all of them at once; else
-# files shared by the processes of one machine), falling back to the database when the cache fails. Run
+# log out their other sessions from the profile. With REDIS_URL set, each request reads its session from the
+# "sessions" cache in Redis (a logout on one server ends the session on all of them at once), falling back to the
+# database while Redis fails; without it, from the database (one indexed query; no cache folder to fail). Run
 # `manage.py clearsessions` daily to delete expired rows. Changing the password still ends every other session
 # (Django checks the password hash).
 SESSION_ENGINE = os.environ.get("DJANGO_SESSION_ENGINE", "players.sessions")
@@ -199,10 +198,6 @@ THROTTLE_RATES = {
     }.items()
 }
 
-if TESTING:  # a fresh private directory per test run for the sessions' cache files, removed at its end
-    _TEST_SESSION_FILES = tempfile.mkdtemp(prefix="ttt-sessions-")
-    atexit.register(shutil.rmtree, _TEST_SESSION_FILES, ignore_errors=True)
-
 if REDIS_URL:
     # One Redis for every server (Django's own RedisCache), each cache under its own prefix.
     CACHES = {
@@ -215,19 +210,8 @@ else:
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},  # per process: computed analyses
         # Throttling counts, shared by every process: a table made by the players app's migration 0004.
         "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "throttle_cache"},
-        # Sessions read without a query (SESSION_ENGINE above). The directory holds pickles: it must be writable by
-        # the site's user only (Django creates it with mode 700).
-        "sessions": {
-            "BACKEND": os.environ.get(
-                "DJANGO_SESSION_CACHE_BACKEND", "django.core.cache.backends.filebased.FileBasedCache"
-            ),
-            "LOCATION": os.environ.get(
-                "DJANGO_SESSION_CACHE_LOCATION",
-                _TEST_SESSION_FILES if TESTING else str(BASE_DIR / ".cache" / "sessions"),
-            ),
-            "TIMEOUT": None,  # each entry expires with its session
-            "OPTIONS": {"MAX_ENTRIES": 20000},
-        },
+        # Sessions read from the database alone (SESSION_ENGINE above): no cache to keep in step across processes.
+        "sessions": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
     }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -13,14 +13,16 @@ server hash a password per request (0.25 s of CPU each). Here, before the view r
   email: one address asking for many accounts' resets would flood their owners' inboxes and the mail server;
   ``ThrottledPasswordResetForm`` also sends one account at most one email per interval).
 
-Counts live in the cache named by THROTTLE_CACHE (a database table by default: shared by every worker and
-server). Windows are fixed (``limit/seconds`` in THROTTLE_RATES); the answer says when the window ends.
+Counts live in the cache named by THROTTLE_CACHE (Redis when REDIS_URL is set, else a database table: shared by
+every worker and server). A cache that fails (Redis restarting) counts nothing and refuses nobody meanwhile: a
+site that cannot count for a moment is better than one nobody can log in to. Windows are fixed (``limit/seconds`` in THROTTLE_RATES); the answer says when the window ends.
 The client address is ``config.auth.client_ip``: behind a proxy, set DJANGO_TRUSTED_PROXIES (docs/operations.md).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -35,6 +37,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from config.auth import client_ip
+
+logger = logging.getLogger(__name__)
 
 
 def parse_rate(text: str | None) -> tuple[int, int] | None:
@@ -73,7 +77,11 @@ def used(scope: str, who: str) -> int:
     if rate is None:
         return 0
     index, _wait = _window(rate[1], time.time())
-    return caches[settings.THROTTLE_CACHE].get(_key(scope, who, rate[1], index), 0)
+    try:
+        return caches[settings.THROTTLE_CACHE].get(_key(scope, who, rate[1], index), 0)
+    except Exception:  # the cache is down: nothing counted, nobody refused
+        logger.warning("throttle: the cache failed; %s is not counted meanwhile", scope, exc_info=True)
+        return 0
 
 
 def over_limit(scope: str, who: str) -> int:
@@ -107,11 +115,14 @@ def count(scope: str, who: str) -> None:
     store, key = caches[settings.THROTTLE_CACHE], _key(scope, who, seconds, index)
     # add() then incr(): two workers at once may lose a count (the cache's incr is not atomic everywhere);
     # a limit off by one under a race is fine here.
-    if not store.add(key, 1, timeout=wait + 1):
-        try:
-            store.incr(key)
-        except ValueError:  # expired between the two calls
-            store.add(key, 1, timeout=wait + 1)
+    try:
+        if not store.add(key, 1, timeout=wait + 1):
+            try:
+                store.incr(key)
+            except ValueError:  # expired between the two calls
+                store.add(key, 1, timeout=wait + 1)
+    except Exception:  # the cache is down: not counted
+        logger.warning("throttle: the cache failed; %s is not counted meanwhile", scope, exc_info=True)
 
 
 @cache

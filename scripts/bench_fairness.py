@@ -48,7 +48,7 @@ def measure(work: Path) -> None:
     args = parser.parse_args()
     os.environ.update(
         DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", DJANGO_LOG_LEVEL="WARNING",
-        DJANGO_SESSION_CACHE_LOCATION=str(work / "sessions"), TASK_SWEEP_GRACE="3600",
+        TASK_SWEEP_GRACE="3600",
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))

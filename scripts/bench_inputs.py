@@ -55,7 +55,7 @@ def measure(work: Path) -> None:
     os.environ.update(
         DJANGO_DEBUG="", DJANGO_SECRET_KEY="bench-inputs-" + "x" * 40, DJANGO_ALLOWED_HOSTS="testserver",
         DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", DJANGO_LOG_LEVEL="CRITICAL",
-        DJANGO_SESSION_CACHE_LOCATION=str(work / "sessions"),
+
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))

@@ -42,7 +42,7 @@ def measure(work: Path) -> None:
     args = parser.parse_args()
     os.environ.update(
         DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", DJANGO_LOG_LEVEL="WARNING",
-        DJANGO_SESSION_CACHE_LOCATION=str(work / "sessions"),
+
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))

@@ -247,3 +247,14 @@ def test_spraying_against_the_live_server(rates, live_server, make_player):
         caches["throttle"].clear()  # committed here (a live server): leave nothing for other tests
     assert [status for status, _ in statuses] == [400] * 6 + [429] * 2
     assert all(int(wait) > 0 for _, wait in statuses[6:])
+
+
+def test_a_cache_that_fails_counts_nothing_and_refuses_nobody(rates, settings, make_player, password, redis_server):
+    """The counts live in Redis with several servers: Redis restarting must not lock every player out (nor 500)."""
+    settings.CACHES = {**settings.CACHES, "throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                                      "LOCATION": redis_server.url}}
+    make_player("walter")
+    redis_server.stop()
+    assert login("walter", "wrong").status_code == 400  # counted nowhere, refused by the password alone
+    assert login("walter", password).status_code == 302
+    assert signup("newcomer").status_code == 302

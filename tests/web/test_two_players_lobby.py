@@ -96,9 +96,10 @@ def test_lobby_poll_costs_the_same_few_queries_however_many_games(
         challenge_create(player=someone, variant="classic")
         challenge_accept(game=challenge_create(player=someone, variant="classic"), player=player)
         seek_create(player=someone, variant="nxn", options={"size": 5 + i})  # six pools: none pairs
-    # The player; open challenges, challenges for me, mine, live games, quick pairing's seeks: each list one query
-    # with its players; and one aggregate over the player's own running games (for the history's table).
-    with django_assert_max_num_queries(7):
+    # The session (from the database when there is no Redis) and the player; open challenges, challenges for me,
+    # mine, live games, quick pairing's seeks: each list one query with its players; and one aggregate over the
+    # player's own running games (for the history's table).
+    with django_assert_max_num_queries(8):
         html = other_client.get(reverse("games:lobby"), **HTMX).content.decode()
     assert html.count("data-accept=") == 6 and html.count("data-live-game=") == 6
     assert html.count("data-seek-play=") == 6
