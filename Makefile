@@ -1,5 +1,6 @@
 # The two commands: `make run` (serve the site) and `make test` (the whole suite).
-# Also: `make serve` (production: gunicorn + whitenoise, DEBUG off, TASK_WORKERS task workers) and `make bench-web`.
+# Also: `make serve` (production-like: nginx, gunicorn, uvicorn and TASK_WORKERS task workers under supervisord, DEBUG
+# off) and the benchmarks.
 # The interpreter of .venv: Debian's own Python 3.11 when it is there with venv (built with profile-guided and
 # link-time optimisation: a move request costs a quarter less CPU than under pyenv's unoptimised 3.11 here),
 # else python3. `make PYTHON=python3.11 ...` chooses another; `make clean` first to rebuild .venv with it.
@@ -8,7 +9,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live chromium wrk migrate clean ladder
+.PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live bench-cluster bench-browser \
+	chromium servers nginx wrk migrate clean ladder
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,19 +35,30 @@ run: migrate
 chromium:
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
+# `make serve`'s proxy: Debian's nginx (the light build is enough).
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light)
+
+# What the tests of serving start for themselves (tests/serving, tests/push): nginx, Redis and PostgreSQL from
+# Debian's packages (installed here, not started: each test starts its own on free ports, and stops it).
+servers: nginx
+	@test -x /usr/bin/redis-server || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server)
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 
-# Production-like server (DEBUG off): migrate, collectstatic (hashed + compressed names), gunicorn.
-# Settings from the environment; see scripts/serve.sh for the secret key and the defaults.
-serve: $(VENV)/.runtime
+# Production-like server (DEBUG off): migrate, collectstatic (hashed + compressed names), then nginx in front of
+# gunicorn's sync workers (the pages) and uvicorn (the live streams), and the task workers, under supervisord.
+# Settings from the environment; see scripts/serve.sh and docs/operations.md.
+serve: $(VENV)/.runtime nginx
 	scripts/serve.sh
 
 # The whole suite twice: on SQLite (the zero-setup default), then on PostgreSQL (DATABASE_URL if it
 # is given, else a throw-away server that scripts/with-postgres.sh installs, starts and stops).
 # Browser tests included on both: about a minute more on PostgreSQL, and they drive the live server's own
 # connections there.
-test: $(VENV)/.dev chromium lint
+test: $(VENV)/.dev chromium servers lint
 	$(PY) manage.py collectstatic --noinput -v 0
 	@$(MAKE) --no-print-directory test-sqlite
 	@$(MAKE) --no-print-directory test-postgres
@@ -67,20 +80,30 @@ bench: $(VENV)/.runtime
 ladder: $(VENV)/.runtime
 	$(PY) -m games.engine.ladder $(ARGS)
 
-# Load benchmark of the real server (gunicorn, 2 workers) on SQLite and on PostgreSQL; not part of `make test`.
-# Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`.
-bench-web: $(VENV)/.dev wrk
+# Load benchmark of the real server (make serve's stack, 2 page workers) on SQLite and on PostgreSQL; not part of
+# `make test`. Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`;
+# old beside new: bench/alternate.py.
+bench-web: $(VENV)/.dev wrk servers
 	$(PY) bench/web.py $(ARGS)
 
 # Mixed load (issue 19): quick players' moves alone, then while players against the hard computer keep the task
 # workers busy, in one run (gunicorn + task workers, SQLite by default). E.g. `make bench-mixed ARGS="--db postgres"`.
-bench-mixed: $(VENV)/.dev
+bench-mixed: $(VENV)/.dev servers
 	$(PY) bench/mixed.py $(ARGS)
 
 # Idle live pages one server process holds (threaded and ASGI), their memory, and a move's push to one of them.
 # E.g. `make bench-live ARGS="--pages 3000"`; see `bench/live.py --help`.
-bench-live: $(VENV)/.dev
+bench-live: $(VENV)/.dev servers
 	$(PY) bench/live.py $(ARGS)
+
+# Two app servers on one PostgreSQL and one Redis: moves made through one, heard by pages on the other (pushed,
+# missed, median, p95). E.g. `make bench-cluster ARGS="--games 16 --seconds 30"`; see `bench/cluster.py --help`.
+bench-cluster: $(VENV)/.dev servers
+	$(PY) bench/cluster.py $(ARGS)
+
+# From one player's click to the move on the opponent's page: two Chromium pages on make serve's stack.
+bench-browser: $(VENV)/.dev chromium servers
+	$(PY) bench/browser.py $(ARGS)
 
 # wrk measures the trivial views a second time, as a check on the benchmark's own clients. Optional: without
 # it (no apt, not root) the benchmark runs and leaves out the wrk figures.
@@ -89,4 +112,4 @@ wrk:
 		|| echo "wrk could not be installed: the benchmark runs without the wrk figures"
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .run

@@ -184,16 +184,27 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by process ``pid`` and every process under it."""
-    tick = os.sysconf("SC_CLK_TCK")
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int, *, workers: bool | None = None) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and every process under it; ``workers``: only
+    the task workers among them (True), or all but them (False)."""
     total = 0.0
     for one in process_tree(pid):
-        try:
-            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
+        if workers is not None:
+            try:
+                is_worker = b"manage.py\x00worker" in Path(f"/proc/{one}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if is_worker != workers:
+                continue
+        total += _cpu(one)
     return total
 
 
@@ -201,12 +212,15 @@ def start_stack(env: dict[str, str], port: int, *, web_workers: int = 2, task_wo
                 run_dir: str | Path | None = None) -> subprocess.Popen:
     """`make serve`'s processes (scripts/serve.py under supervisord: nginx on ``port``, gunicorn's sync workers,
     uvicorn for the streams, ``task_workers`` task workers), on a migrated database with collected static files;
-    stop it with ``terminate()``."""
+    every process's output goes to ``stack.log`` in ``run_dir``. Stop it with ``terminate()``."""
     run = Path(run_dir) if run_dir else Path(tempfile.mkdtemp(prefix="ttt-stack-"))
+    run.mkdir(parents=True, exist_ok=True)
+    run.chmod(0o755)  # nginx's workers (www-data, under root) reach their folders through it
     env = dict(env, PORT=str(port), WEB_CONCURRENCY=str(web_workers), TASK_WORKERS=str(task_workers),
                SERVE_RUN_DIR=str(run), WEB_PORT=str(free_port()), PUSH_PORT=str(free_port()))
-    return subprocess.Popen([sys.executable, "scripts/serve.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=None)
+    with open(run / "stack.log", "ab") as log:
+        return subprocess.Popen([sys.executable, "scripts/serve.py"], cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
 
 
 def wrk(port: int, path: str, connections: int, seconds: float) -> float | None:

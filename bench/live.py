@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""How many idle live pages one server process holds (issue 22), and what they cost the others.
+"""How many idle live pages one stream server holds (issue 22), and what they cost the others.
 
-    .venv/bin/python bench/live.py [--pages 2000] [--server gthread,asgi] [--threads 1000]
+    .venv/bin/python bench/live.py [--pages 2000] [--redis]
 
-For each server kind, one gunicorn process (``WEB_CONCURRENCY=1``, DEBUG off, a scratch SQLite database): the
-threaded workers of ``make serve`` (``--threads`` threads, one per open connection) and uvicorn's ASGI worker
-(the stream is a coroutine). ``--pages`` signed-in pages open their push stream (``GET /games/live/?game=<id>``,
-each its own connection, as a browser tab does) and stay idle. Printed per kind:
+``make serve``'s processes (scripts/serve.py) with one page worker and one stream server (uvicorn, where every
+stream is a coroutine), DEBUG off, a scratch SQLite database (``--redis``: the push through a Redis server of its
+own). ``--pages`` signed-in pages open their push stream through nginx (``GET /games/live/?game=<id>``, each its
+own connection, as a browser tab does) and stay idle. Printed:
 
 - how many streams were open and answering (each read its opening line) and how long opening them all took;
-- the process's memory (resident set) before and with the streams, and per stream;
+- the stream server's memory (resident set) before and with the streams, and per stream;
 - while they are all open: the latency of 200 other requests (a game page, one at a time), and how long a move
   takes to reach one of the open streams (``event: game`` read on it after the move's answer; 50 moves) —
   the push's share of an opponent seeing a move.
@@ -25,14 +25,24 @@ import re
 import resource
 import selectors
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the project's packages
-from bench.common import PASSWORD, ROOT, Session, collect_static, free_port, percentiles, server_env, wait_ready  # noqa: E402
+from bench.common import (  # noqa: E402
+    PASSWORD,
+    Session,
+    collect_static,
+    free_port,
+    percentiles,
+    process_tree,
+    server_env,
+    start_stack,
+    wait_ready,
+)
+from bench.servers import RedisServer  # noqa: E402
 
 
 def rss_kb(pid: int) -> int:
@@ -40,11 +50,6 @@ def rss_kb(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
-
-
-def children(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return [int(x) for x in out]
 
 
 def open_stream(port: int, cookie: str, game: int) -> socket.socket:
@@ -79,8 +84,12 @@ def measure(kind: str, args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="ttt-live-bench-"))
     url = f"sqlite:///{workdir / 'db.sqlite3'}"
     env = server_env(url)
-    env.update(WEB_CONCURRENCY="1", GUNICORN_THREADS=str(args.threads),
-               DJANGO_SESSION_CACHE_LOCATION=str(workdir / "sessions"))
+    env.update(LIVE_STREAMS_PER_PLAYER="0")  # one player's many tabs here: no per-account cap
+    redis = None
+    if kind == "redis":
+        redis = RedisServer(workdir)
+        redis.start()
+        env["REDIS_URL"] = redis.url
     connection.close()
     connection.settings_dict["NAME"] = str(workdir / "db.sqlite3")  # this process's side: the same scratch file
     call_command("migrate", verbosity=0)
@@ -90,17 +99,12 @@ def measure(kind: str, args: argparse.Namespace) -> None:
     connection.close()
 
     port = free_port()
-    env["PORT"] = str(port)
-    app = "config.asgi:application" if kind == "asgi" else "config.wsgi:application"
-    env["GUNICORN_WORKER_CLASS"] = "uvicorn_worker.UvicornWorker" if kind == "asgi" else "config.gworker.ThreadWorker"
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    proc = start_stack(env, port, web_workers=1, run_dir=workdir / "run")
     streams: list[socket.socket] = []
     try:
         wait_ready(port, proc)
-        worker = children(proc.pid)[0]
+        worker = next(pid for pid in process_tree(proc.pid)
+                      if b"uvicorn" in Path(f"/proc/{pid}/cmdline").read_bytes())
         player = Session(port)
         player.login("alice")
         cookie = "; ".join(f"{k}={v}" for k, v in player.cookies.items())  # the player's other tabs
@@ -121,7 +125,7 @@ def measure(kind: str, args: argparse.Namespace) -> None:
         while opened + refused < len(streams) and time.monotonic() < deadline:
             for key, _ in pending.select(timeout=1):
                 data = key.data + key.fileobj.recv(65536)
-                if data.startswith(b"HTTP/1.1 503"):  # past the process's cap (LIVE_MAX_STREAMS): the page polls
+                if data.startswith((b"HTTP/1.1 503", b"HTTP/1.1 429")):  # past a cap: the page polls
                     pending.unregister(key.fileobj)
                     refused += 1
                 elif b"retry:" in data:
@@ -134,7 +138,7 @@ def measure(kind: str, args: argparse.Namespace) -> None:
         pending.close()
         time.sleep(2)
         during = rss_kb(worker)
-        where = f"one process, {args.threads} threads" if kind == "gthread" else "one process"
+        where = "one uvicorn process, behind nginx"
         print(f"  {opened} of {args.pages} streams open and answering, {refused} refused (503: the cap), in "
               f"{took:.1f} s ({where})", flush=True)
         per = (during - before) / max(opened, 1)
@@ -171,14 +175,15 @@ def measure(kind: str, args: argparse.Namespace) -> None:
         for sock in streams:
             sock.close()
         proc.terminate()
-        proc.wait(20)
+        proc.wait(60)
+        if redis is not None:
+            redis.stop()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=2000, help="idle pages with an open stream (default 2000)")
-    parser.add_argument("--server", default="gthread,asgi", help="gthread, asgi or both (default)")
-    parser.add_argument("--threads", type=int, default=1000, help="gthread's threads per process (default 1000)")
+    parser.add_argument("--redis", action="store_true", help="the push through Redis (default: the database)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = args.pages * 2 + 200
@@ -190,8 +195,7 @@ def main() -> None:
 
     django.setup()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
-    for kind in args.server.split(","):
-        measure(kind, args)
+    measure("redis" if args.redis else "database", args)
 
 
 if __name__ == "__main__":

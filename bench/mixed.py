@@ -5,8 +5,8 @@
 
 The real site as ``make serve`` runs it, on a scratch database (a temporary SQLite file; ``--db postgres``: a
 throw-away PostgreSQL server started by scripts/with-postgres.sh with its production durability settings, or
-DATABASE_URL if given), migrated: gunicorn with config/gunicorn.conf.py (2 web workers, sync by default as in
-the Procfile) and ``--workers`` task workers (``manage.py worker``, at their own lower CPU priority). Every
+DATABASE_URL if given), migrated: scripts/serve.py's processes (nginx in front of gunicorn's sync workers, 2 of
+them; uvicorn) and ``--workers`` task workers (``manage.py worker``, at their own lower CPU priority). Every
 simulated player is a client process with its own API token (players.models.ApiToken), speaking the JSON API
 over HTTP/1.1 (bench/web.py's ``Session``, with the token and JSON bodies), and all are released together:
 
@@ -52,6 +52,7 @@ from bench.common import (  # noqa: E402
     free_port,
     process_cpu,
     server_env,
+    start_stack,
     wait_ready,
 )
 from bench.mixed_report import report  # noqa: E402
@@ -264,18 +265,7 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
 
     logs = Path(tempfile.mkdtemp(prefix="ttt-bench-mixed-"))
     port = free_port()
-    worker_class = {"asgi": "uvicorn_worker.UvicornWorker", "sync": "sync"}.get(
-        args.server, "config.gworker.ThreadWorker"
-    )
-    env.update(PORT=str(port), WEB_CONCURRENCY=str(args.web_workers), GUNICORN_WORKER_CLASS=worker_class)
-    app = "config.asgi:application" if args.server == "asgi" else "config.wsgi:application"
-    web = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "config/gunicorn.conf.py", app],
-                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=None)
-    workers = []
-    for i in range(args.workers):
-        with open(logs / f"worker{i}.log", "w") as log:
-            workers.append(subprocess.Popen([sys.executable, "manage.py", "worker"], cwd=ROOT, env=env,
-                                            stdout=log, stderr=subprocess.STDOUT))
+    web = start_stack(env, port, web_workers=args.web_workers, task_workers=args.workers, run_dir=logs)
     ctx = mp.get_context("fork")
     try:
         wait_ready(port, web, path="/healthz")
@@ -298,8 +288,8 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
         results: list[Result] = []
         while len(results) < len(procs):
             if t0.value and mark is not None and time.monotonic() >= t0.value + mark:
-                cpu["web"].append(process_cpu(web.pid))
-                cpu["workers"].append(sum(process_cpu(w.pid) for w in workers))
+                cpu["web"].append(process_cpu(web.pid, workers=False))
+                cpu["workers"].append(process_cpu(web.pid, workers=True))
                 mark = next(marks, None)
             try:
                 results.append(out.get(timeout=0.02))
@@ -309,13 +299,11 @@ def run_one(label: str, args: argparse.Namespace) -> bool:
             proc.join()
         left = wait_for_queue(30)
     finally:
-        for proc in (web, *workers):
-            proc.terminate()
-        for proc in (web, *workers):
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        web.terminate()
+        try:
+            web.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            web.kill()
     load_after = os.getloadavg()
 
     return report(args, quick, hard, results, cpu, left, load_after, logs)
@@ -332,8 +320,6 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2, help="task workers, manage.py worker (default 2: one per "
                         "core, as make serve)")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--server", choices=("gthread", "sync", "asgi"), default="gthread",
-                        help="gunicorn's workers: threads (as make serve runs them), sync, or uvicorn's (ASGI)")
     parser.add_argument("--db", default="sqlite", help="databases, comma-separated: sqlite,postgres (default sqlite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so

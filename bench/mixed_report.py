@@ -160,7 +160,7 @@ def report(args: argparse.Namespace, quick: list[str], hard: list[str], results:
     for problem in problems[:10]:
         print(f"    {problem}")
     if errors or problems or left:
-        print(f"  task workers' logs: {logs}")
+        print(f"  the servers' and task workers' logs: {logs}/stack.log")
     else:
         shutil.rmtree(logs, ignore_errors=True)
     return quick_ok and explained and not errors and not problems and not left
