@@ -23,10 +23,11 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 
-for router in (
+ROUTERS = (
     catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router,
     seeks.router,
-):
+)
+for router in ROUTERS:
     api.add_router("", router)
 
-errors.install(api)  # after every router: JSON refusals, JSON 405s, 404 for any other path
+errors.install(api, ROUTERS)  # after every router: JSON refusals, JSON 405s, 404 for any other path

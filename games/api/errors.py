@@ -11,6 +11,7 @@ own bugs (500 ``server_error``, logged). ``install(api)`` puts all of it on the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -66,9 +67,9 @@ def validation_details(exc: ValidationError) -> tuple[str, list[dict[str, str]]]
     return message, details
 
 
-def install(api: NinjaAPI) -> None:
-    """Answer every refusal of ``api`` in JSON: exception handlers, a JSON 405 on every path of the routers
-    mounted so far, and a last router answering 404 ``not_found`` for any other path. Call it once, after
+def install(api: NinjaAPI, routers: Iterable[Router]) -> None:
+    """Answer every refusal of ``api`` in JSON: exception handlers, a JSON 405 on every path of ``routers`` (the
+    routers mounted on it), and a last router answering 404 ``not_found`` for any other path. Call it once, after
     ``add_router`` of every router."""
 
     def answer(request: HttpRequest, status: int, code: str, message: str, **extra: Any) -> HttpResponse:
@@ -129,14 +130,9 @@ def install(api: NinjaAPI) -> None:
     ):
         api.add_exception_handler(exc_class, handler)
 
-    for router in _mounted_routers(api):
+    for router in routers:
         _answer_other_methods_in_json(router, answer)
     api.add_router("", _unknown_endpoints(answer))
-
-
-def _mounted_routers(api: NinjaAPI) -> list[Router]:
-    # ninja keeps no public list of the routers added to an API (1.7: (prefix, router, ...) per add_router)
-    return [registration[1] for registration in api._router_registrations]
 
 
 def _answer_other_methods_in_json(router: Router, answer: Any) -> None:
