@@ -248,9 +248,12 @@ def _choose_seat(term: Terminal, side: str, variant: Variant, default: str, seed
 
 def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
     class Parser(argparse.ArgumentParser):
-        def _print_message(self, message: str, file: IO[str] | None = None) -> None:
-            if message:
-                stdout.write(message)
+        # help and usage go to the player's terminal (``stdout``), whatever file argparse would pick
+        def print_help(self, file: IO[str] | None = None) -> None:
+            super().print_help(stdout)
+
+        def print_usage(self, file: IO[str] | None = None) -> None:
+            super().print_usage(stdout)
 
         def error(self, message: str) -> None:  # type: ignore[override]
             raise UsageError(message)
