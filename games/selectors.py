@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 from .engine import VARIANTS
 from .errors import GameNotFound
 from .models import LEVELS, Game, Opponent, Rating, Seek
-from .pairing import SEEK_TTL
+from .rating.matchmaking import SEEK_TTL
 
 #: history filter on the result from the player's point of view
 RESULT_FILTERS = {
@@ -178,7 +178,7 @@ def _lost(player) -> Q:
 
 def game_history(player, *, variant: str | None = None, result: str | None = None) -> QuerySet[Game]:
     """Games ``player`` played, created or watched, newest first; optional filters. Aborted games (ended without
-    a result before the first moves, or left against the computer for a day: games.services.clocks) are not
+    a result before the first moves, or left against the computer for a day: games.services.timekeeping) are not
     among them: they still open by their address.
 
     ``result``: won / lost / drawn / unfinished, from the player's side (won and lost need the
@@ -427,8 +427,8 @@ def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
 
 
 def fresh_seeks(*, now) -> QuerySet[Seek]:
-    """Seeks still waiting: not paired, and asked about by their seeker within ``games.pairing.SEEK_TTL`` (older
-    ones are as good as gone: the sweep deletes them)."""
+    """Seeks still waiting: not paired, and asked about by their seeker within
+    ``games.rating.matchmaking.SEEK_TTL`` (older ones are as good as gone: the sweep deletes them)."""
     return Seek.objects.filter(game__isnull=True, seen__gte=now - timedelta(seconds=SEEK_TTL))
 
 

@@ -19,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
-from games.rating import PROVISIONAL_DEVIATION
+from games.rating.glicko2 import PROVISIONAL_DEVIATION
 from games.selectors import computer_stats, player_ratings, player_stats, rating_history, recent_games
 
 from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error

@@ -12,7 +12,7 @@ from ninja.errors import HttpError
 from .. import selectors
 from ..engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from ..models import Rating
-from ..pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
+from ..rating.pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
 from .errors import ERRORS
 from .schemas import ErrorOut, LeaderboardFilters, LeaderboardOut, MeOut, StrategyOut, VariantOut
 

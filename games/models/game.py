@@ -22,9 +22,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from ..clocks import UNTIMED, Clock, TimeControl
-from ..pools import pool_label
-from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, is_provisional
+from ..engine.clock import UNTIMED, Clock, TimeControl
+from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ..rating.glicko2 import is_provisional
+from ..rating.pools import pool_label
 
 SIDES = ("X", "O")
 
@@ -132,7 +133,7 @@ class Game(models.Model):
     #: hint (shown again on the page, given again without counting); a move or a takeback leaves it behind.
     hint_move = models.PositiveSmallIntegerField(null=True, blank=True)
     hint_ply = models.PositiveIntegerField(null=True, blank=True)
-    #: the rating pool a game between two players counts in (games.pools.pool_for_game: board and speed, e.g.
+    #: the rating pool a game between two players counts in (games.rating.pools.pool_for_game: board and speed, e.g.
     #: ``nxn-7:untimed``); set when the game is created, written again when it starts and when it is rated
     pool = models.CharField(max_length=40, blank=True, default="")
     #: a game between two players (games.rating): each seat's rating in the pool before it (noted when it
@@ -174,9 +175,10 @@ class Game(models.Model):
     #: a game between two players: when the side to move got the move (the last move, or the start); the
     #: other player may claim the win once that is GAME_ABANDON_AFTER old (a draw offer does not reset it)
     turn_started = models.DateTimeField(null=True, blank=True)
-    #: clocks (games between people; games.clocks): the time control as written (``3+2``, ``0.5+0``, ``3d``), ""
-    #: for none. The clock itself is what ``games.clocks.Clock`` holds: each side's time left (ms) when the running
-    #: side's time started at ``clock_since``; nothing runs before both sides' first moves, nor once the game ends.
+    #: clocks (games between people; games.engine.clock): the time control as written (``3+2``, ``0.5+0``,
+    #: ``3d``), "" for none. The clock itself is what ``games.engine.clock.Clock`` holds: each side's time left (ms)
+    #: when the running side's time started at ``clock_since``; nothing runs before both sides' first moves, nor
+    #: once the game ends.
     clock = models.CharField(max_length=16, blank=True, default="")
     clock_x_ms = models.PositiveBigIntegerField(null=True, blank=True)
     clock_o_ms = models.PositiveBigIntegerField(null=True, blank=True)
@@ -214,8 +216,8 @@ class Game(models.Model):
 
     @property
     def game_clock(self) -> Clock | None:
-        """Each side's time as stored (``games.clocks.Clock``), or None for a game without a clock. A challenge not
-        accepted yet has its full time, nothing running."""
+        """Each side's time as stored (``games.engine.clock.Clock``), or None for a game without a clock. A
+        challenge not accepted yet has its full time, nothing running."""
         if not self.clock:
             return None
         if self.clock_x_ms is None or self.clock_o_ms is None:
@@ -311,7 +313,7 @@ class Game(models.Model):
 
     @property
     def is_aborted(self) -> bool:
-        """Ended without a result (games.services.clocks.game_abort, or the sweep)."""
+        """Ended without a result (games.services.timekeeping.game_abort, or the sweep)."""
         return self.result_reason == self.Reason.ABORTED
 
     @property

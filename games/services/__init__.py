@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
 from .challenges import challenge_accept, challenge_cancel, challenge_decline
-from .clocks import can_abort, game_abort, settled, sweep_clocks, sweep_idle_games
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
 from .endings import claim_win_after, game_claim_win, game_decide, game_resign
@@ -32,6 +31,7 @@ from .moves import ask_computer, computer_move, move_play
 from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
 from .records import game_from_position_string, game_import
 from .seeks import seek_accept, seek_cancel, seek_create, seek_ping, sweep_seeks
+from .timekeeping import can_abort, game_abort, settled, sweep_clocks, sweep_idle_games
 
 __all__ = [
     "answers_at_once",

@@ -16,9 +16,9 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import Game, Opponent
-from .clocks import start_clock
 from .common import lock_game
 from .ratings import note_ratings
+from .timekeeping import start_clock
 
 
 def _lock_challenge(game: Game) -> Game:

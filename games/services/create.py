@@ -19,11 +19,11 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
-from ..pools import pool_for_game
 from ..positions import game_moves, game_variant, initial_state, state_after
-from .clocks import parse_clock
+from ..rating.pools import pool_for_game
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
 from .moves import computer_move
+from .timekeeping import parse_clock
 
 
 def check_level(level: Any, *, opponent: str, strategy: str | None) -> str:
@@ -104,7 +104,7 @@ def game_create(
     ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
     ``private``: only the players see the game. Default: private for a direct challenge, public
     (anyone signed in may watch) for everything else.
-    ``clock`` (human only): the time control, ``none``, ``M+S`` or ``Nd`` (``services.clocks``); it starts when the
+    ``clock`` (human only): the time control, ``none``, ``M+S`` or ``Nd`` (``services.timekeeping``); it starts when the
     challenge is accepted.
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)

@@ -68,7 +68,7 @@ def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = N
 def claim_win_after(game: Game) -> datetime | None:
     """When the player waiting in a running two-player game may claim the win (None for other games); games from
     before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
-    (services.clocks), and a correspondence game's days per move may be longer than this."""
+    (services.timekeeping), and a correspondence game's days per move may be longer than this."""
     if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
         return None
     return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER

@@ -42,10 +42,10 @@ from ..positions import (
 )
 from ..selectors import visible_game
 from .assists import analyse_when_over
-from .clocks import check_flag, clock_after_move
 from .common import check_playable, save_if_unchanged
 from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
 from .ratings import rate_game
+from .timekeeping import check_flag, clock_after_move
 
 
 class _Stale(Exception):

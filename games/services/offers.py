@@ -17,10 +17,10 @@ from ..models import Game, Opponent
 from ..positions import (
     game_variant,
 )
-from .clocks import start_clock
 from .common import check_playable, lock_game
 from .endings import end_game
 from .ratings import note_ratings
+from .timekeeping import start_clock
 
 
 def _check_draw(locked: Game, player) -> None:

@@ -1,5 +1,5 @@
 """Quick pairing: a player seeks a game (variant and board, time control, rated or casual) and is paired with the
-waiting player closest in rating, within a window that widens with time waited (``games.pairing``, the rule).
+waiting player closest in rating, within a window that widens with time waited (``games.rating.matchmaking``, the rule).
 
 - ``seek_create`` replaces the player's seek (one each) and at once looks for a partner; ``seek_ping`` (the
   seeker's page asks every couple of seconds, an API client likewise) notes the seeker is still there and looks
@@ -25,14 +25,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import get_variant, shown
+from ..engine.clock import InvalidTimeControl, TimeControl
 from ..errors import InvalidGameSettings, NotYourSeek, OwnSeek, SeekNotFound, SeekTaken
 from ..live import seeks_changed
 from ..models import Game, Opponent, Rating, Seek
-from ..pairing import SEEK_TTL, Waiting, pick_opponent
-from ..pools import pool_key
-from ..rating import INITIAL_RATING
+from ..rating.glicko2 import INITIAL_RATING
+from ..rating.matchmaking import SEEK_TTL, Waiting, pick_opponent
+from ..rating.pools import pool_key
 from ..selectors import fresh_seeks
 from .challenges import challenge_accept
 from .create import game_create

@@ -7,8 +7,8 @@ from typing import Any
 
 from django import forms
 
-from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import STRATEGIES, VARIANTS
+from ..engine.clock import InvalidTimeControl, TimeControl
 from ..engine.levels import LADDER
 from ..models import Opponent
 from ..selectors import RESULT_FILTERS

@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.glicko2 import Glicko, rate_game
 from games.models import Game
+from games.rating.glicko2 import Glicko, rate_game
 from games.services import challenge_accept, challenge_create, game_create, game_resign, move_play
 from players.models import Player
 from tests.browser import PASSWORD, log_in

@@ -10,7 +10,7 @@ django-tasks-db's worker loop, plus what the site needs around it:
   + the sweep's period (games.services.computer);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
-  (games.services.clocks); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
+  (games.services.timekeeping); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference);
 - it outlives the database: a database error in the queue's loop (SQLite's write lock held for long by a backup,
   PostgreSQL restarting) is logged and the loop starts again after a pause that grows to 30 s, instead of the
@@ -35,9 +35,9 @@ from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands.db_worker import Worker
 
 from config.sqlite import refresh_statistics
-from games.services.clocks import sweep_clocks, sweep_idle_games
 from games.services.computer import sweep_computer_turns
 from games.services.seeks import sweep_seeks
+from games.services.timekeeping import sweep_clocks, sweep_idle_games
 
 logger = logging.getLogger("games.worker")
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ...models import Game
 from ...pov import other_side, variant_detail
-from ...rating import is_provisional
+from ...rating.glicko2 import is_provisional
 from ...selectors import (
     challenges_for,
     live_games,

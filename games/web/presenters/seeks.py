@@ -10,8 +10,8 @@ from typing import Any
 from django.utils import timezone
 
 from ...models import Seek
-from ...pairing import rating_window
-from ...pools import Pool
+from ...rating.matchmaking import rating_window
+from ...rating.pools import Pool
 from ...selectors import fresh_seeks
 from ..forms import SeekForm
 

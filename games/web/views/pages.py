@@ -15,8 +15,9 @@ from players.forms import focus_first_error
 from ...engine import VARIANTS
 from ...errors import InvalidGameSettings, InvalidInvitee
 from ...models import Rating
-from ...pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
-from ...rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_DEVIATION
+from ...rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ...rating.glicko2 import INITIAL_RATING, PROVISIONAL_DEVIATION
+from ...rating.pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
 from ...selectors import LEADERBOARD_SIZE, leaderboard, rated_pools
 from ...services import computer_opening, game_create
 from ..forms import NewGameForm

@@ -15,7 +15,7 @@ from ...models import Game
 from ...positions import fresh_position, game_position
 from ...selectors import can_view, rematch_id
 from ...services import ask_computer, game_abort, game_resign, move_play
-from ...services.clocks import due
+from ...services.timekeeping import due
 from ..responses import game_action, load_game, message, parse_count, parse_move, refused, render_play
 
 
@@ -87,7 +87,7 @@ def game_abort_view(request: HttpRequest, pk: int) -> HttpResponse:
     return game_action(request, pk, game_abort)
 
 
-#: what the poll reads to see whether a clock has run out (games.services.clocks.due)
+#: what the poll reads to see whether a clock has run out (games.services.timekeeping.due)
 CLOCK_FIELDS = ("clock", "clock_x_ms", "clock_o_ms", "clock_running", "clock_since", "clock_deadline")
 
 

@@ -1,4 +1,4 @@
-"""Glicko-2 (games.glicko2): Glickman's worked example, the properties a rating must keep, and refusals."""
+"""Glicko-2 (games.rating.glicko2): Glickman's worked example, the properties a rating must keep, and refusals."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.glicko2 import (
+from games.rating.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     PROVISIONAL_DEVIATION,

@@ -47,6 +47,12 @@ _MAX_ITERATIONS = 1000
 _MIN_VOLATILITY = 1e-9
 
 
+def is_provisional(deviation: float | None) -> bool:
+    """True for a rating still too unsure to show without a "?" (lichess: deviation at least 110); None (no rated
+    game yet) too."""
+    return deviation is None or deviation >= PROVISIONAL_DEVIATION
+
+
 class InvalidRating(ValueError):
     """A rating, deviation, volatility, score or system constant the arithmetic cannot take."""
 

@@ -1,4 +1,4 @@
-"""Clocks and aborts: the server's time for games between people (``games.clocks`` is the arithmetic).
+"""Clocks and aborts: the server's time for games between people (``games.engine.clock`` is the arithmetic).
 
 The server is the only clock. A game between people may have a time control (``Game.clock``): real time
 (``M+S``: minutes each, seconds added after each move) or correspondence (``Nd``: days for each move). As on
@@ -28,8 +28,8 @@ from typing import Literal
 from django.db import transaction
 from django.utils import timezone
 
-from ..clocks import Clock, InvalidTimeControl, TimeControl
 from ..engine import shown
+from ..engine.clock import Clock, InvalidTimeControl, TimeControl
 from ..errors import AbortRefused, GameFinished, InvalidGameSettings, NotSeated
 from ..live import changed
 from ..models import LEVELS, Game, Opponent

@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.clocks import TimeControl
 from games.engine import VARIANTS
+from games.engine.clock import TimeControl
 
 #: the speeds that have a pool, in the order a profile lists them
 POOL_SPEEDS = ("bullet", "blitz", "rapid", "classical", "correspondence", "untimed")

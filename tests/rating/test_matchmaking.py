@@ -1,4 +1,4 @@
-"""Quick pairing's pure rule (games.pairing): the rating window and whom a seeker is paired with."""
+"""Quick pairing's pure rule (games.rating.matchmaking): the rating window and whom a seeker is paired with."""
 
 from __future__ import annotations
 
@@ -6,7 +6,15 @@ import math
 
 import pytest
 
-from games.pairing import UNBOUNDED_AFTER, WINDOW_GROWTH, WINDOW_START, Waiting, pick_opponent, rating_window, within
+from games.rating.matchmaking import (
+    UNBOUNDED_AFTER,
+    WINDOW_GROWTH,
+    WINDOW_START,
+    Waiting,
+    pick_opponent,
+    rating_window,
+    within,
+)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Clocks between people (games.services.clocks): the server charges each move by its own time, adds the increment,
+"""Clocks between people (games.services.timekeeping): the server charges each move by its own time, adds the increment,
 gives correspondence games their days again, and ends a game on time when a flag falls: on a read, on a move that
 came too late, or by the workers' sweep. Time is the test's: ``django.utils.timezone.now`` is moved by hand."""
 
@@ -27,7 +27,7 @@ from games.services import (
     settled,
     sweep_clocks,
 )
-from games.services.clocks import ABORT_GRACE
+from games.services.timekeeping import ABORT_GRACE
 
 
 class Time:

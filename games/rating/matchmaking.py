@@ -1,6 +1,6 @@
 """Quick pairing's rule (lobby seeks): whom a waiting seeker may be paired with. Pure values, no Django.
 
-A seek waits in one pool (``games.pools``: board and speed), for one time control, rated or casual. Two seeks of
+A seek waits in one pool (``games.rating.pools``: board and speed), for one time control, rated or casual. Two seeks of
 the same pool, control and rated flag are *compatible*; of those, a seeker is paired with the one closest in
 rating **within a window that widens with the time waited**, as lichess's pools do:
 

@@ -1,4 +1,4 @@
-"""Time controls and clocks (games.clocks): parsing, speeds, charging, flags, correspondence; no wall clock."""
+"""Time controls and clocks (games.engine.clock): parsing, speeds, charging, flags, correspondence; no wall clock."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import games.clocks as clocks_module
-from games.clocks import (
+import games.engine.clock as clocks_module
+from games.engine.clock import (
     PRESETS,
     SPEEDS,
     UNTIMED,

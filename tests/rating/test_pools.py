@@ -1,4 +1,4 @@
-"""Rating pools (games.pools): a key for every game and speed, one key per game, labels, legacy mapping."""
+"""Rating pools (games.rating.pools): a key for every game and speed, one key per game, labels, legacy mapping."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.clocks import PRESETS, SPEEDS, TimeControl
 from games.engine import get_variant
-from games.pools import (
+from games.engine.clock import PRESETS, SPEEDS, TimeControl
+from games.rating.pools import (
     POOL_SPEEDS,
     InvalidPool,
     Pool,
@@ -243,10 +243,10 @@ def test_bad_keys_are_refused(key, words):
 
 def test_the_pure_modules_load_no_django():
     """glicko2, clocks and pools are pure: importing them in a fresh interpreter loads no Django."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     code = (
         "import json, sys\n"
-        "import games.glicko2, games.clocks, games.pools\n"
+        "import games.rating, games.rating.glicko2, games.rating.matchmaking, games.engine.clock, games.rating.pools\n"
         "print(json.dumps(sorted(n for n in sys.modules if n == 'django' or n.startswith('django.'))))\n"
     )
     out = subprocess.run(
