@@ -44,11 +44,6 @@ def other_side(side: str) -> str:
     return "O" if side == "X" else "X"
 
 
-def side_of_ply(ply: int) -> str:
-    """Who made move number ``ply`` (1 for the first move): X moves first."""
-    return "X" if ply % 2 == 1 else "O"
-
-
 @dataclass(frozen=True)
 class MoveName:
     """One move of a game as every screen and answer names it."""

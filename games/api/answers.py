@@ -13,10 +13,10 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
-from ..engine import Variant
+from ..engine import Variant, side_of_ply
 from ..models import SIDES, Game
 from ..positions import Position
-from ..pov import GameView, SeatsView, game_view, seats_view, side_of_ply
+from ..pov import GameView, SeatsView, game_view, seats_view
 from ..selectors import game_for_viewer, variant_label
 from ..services import claim_win_after, settled
 
