@@ -49,7 +49,7 @@ def task_rows() -> dict[tuple[int, int], list[dict]]:
     """The computer's tasks by (game, version), each with its times as seconds since the epoch."""
     from django_tasks_db.models import DBTaskResult
 
-    from games.tasks import computer_turn
+    from games.services.moves import computer_turn
 
     rows: dict[tuple[int, int], list[dict]] = {}
     for row in DBTaskResult.objects.filter(task_path=computer_turn.module_path):

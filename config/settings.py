@@ -62,7 +62,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling: see AXES_* below
     "ninja",  # its templates and static files: the API docs page works offline
     "django_tasks",  # the Tasks framework (DEP 14) on Django 5.2; built in from Django 6
-    "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.tasks, docs/operations.md)
+    "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.services.queue, docs/operations.md)
     "config.apps.SiteConfig",  # the site's wiring: SQLite's pragmas on each connection (config/sqlite.py)
     "push",  # the live push: notices to open pages and bots, through Redis or the database (push/)
     "players",
@@ -314,8 +314,8 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
-# The task queue (games.tasks): slow computer work runs in worker processes (`manage.py worker`), never in a web
-# request. Tasks are rows of the site's own database (no extra server), enqueued in the transaction of the change
+# The task queue (games.services.queue): slow computer work runs in worker processes (`manage.py worker`), never in
+# a web request. Tasks are rows of the site's own database (no extra server), enqueued in the transaction of the change
 # that calls for them. Tests may swap the backend (e.g. TASKS_BACKEND=django_tasks.backends.immediate...).
 TASKS = {
     "default": {

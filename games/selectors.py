@@ -405,19 +405,28 @@ def rated_pools() -> list[str]:
     return [row["pool"] for row in rows]
 
 
-def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
-    """Running games whose side to move is a computer seat, unchanged since ``changed_before``: the workers'
-    sweep makes sure each has a live task (X moves when the ply is even, unless the game started from a position
-    with O to move: its ``start_position``'s third field is ``o``)."""
+def games_waiting_for_computer(*, changed_before=None, owner: int | None = None) -> QuerySet[Game]:
+    """Running games whose side to move is a computer seat (X moves when the ply is even, unless the game started
+    from a position with O to move: its ``start_position``'s third field is ``o``), oldest change first.
+    ``changed_before``: unchanged since then (the workers' sweep makes sure each has a live task); ``owner``: the
+    games whose computer turns are that player's (``services.computer.game_owner_id``: the creator, else a seat)."""
     def computer(side: str) -> Q:
         return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
 
     o_first = Q(start_position__regex=r"^[^_]+_[^_]+_o")
     x_to_move = (Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)
     o_to_move = (Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)
+    games = Game.objects.filter(status=Game.Status.ACTIVE)
+    if changed_before is not None:
+        games = games.filter(updated__lt=changed_before)
+    if owner is not None:
+        games = games.filter(
+            Q(created_by_id=owner)
+            | Q(created_by__isnull=True, x_player_id=owner)
+            | Q(created_by__isnull=True, x_player__isnull=True, o_player_id=owner)
+        )
     return (
-        Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=changed_before)
-        .annotate(ply_parity=Mod("ply", 2))
+        games.annotate(ply_parity=Mod("ply", 2))
         .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
         .order_by("updated")
     )

@@ -40,6 +40,9 @@ class Player(AbstractUser):
     #: the game sounds (a move, a game's end, a challenge: static/js/attention.js); kept here, not in the browser,
     #: so that muting follows the player to every browser they sign in from
     sound = models.BooleanField(default=True)
+    #: the task queue's id of the player's latest slow request (a hint, an analysis, the analysis board's best
+    #: move): a player has one waiting at a time (games.services.assists.check_fair_use)
+    assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = "player"

@@ -291,13 +291,14 @@ def test_staff_see_a_failed_task_in_the_admin(staff_client, player):
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
+    from games.management.commands.worker import mark_lost_tasks
     from games.services import game_create, move_play
-    from games.services.computer import LOST_AFTER, sweep_computer_turns
+    from games.services.queue import LOST_AFTER
 
     game = game_create(player=player, variant="ultimate", opponent="hard")
     move_play(game=game, player=player, move=40)
     DBTaskResult.objects.update(status="RUNNING", started_at=timezone.now() - LOST_AFTER * 2)
-    sweep_computer_turns()
+    mark_lost_tasks()
     failed = DBTaskResult.objects.get(status="FAILED")
     listing = staff_client.get(reverse("admin:django_tasks_database_dbtaskresult_changelist"), {"status": "FAILED"})
     assert listing.status_code == 200 and str(failed.pk) in listing.content.decode()

@@ -47,7 +47,7 @@ RULES = [
      ("django", "games.models", "games.services", "games.selectors", "games.web", "games.api", "push", "players",
       "config"),
      "the rules are pure Python: the engine (boards, clocks) and the ratings' rules"),
-    (("games.services", "games.selectors", "games.positions", "games.pov", "games.live", "games.tasks",
+    (("games.services", "games.selectors", "games.positions", "games.pov", "games.live", "games.rating",
       "games.errors", "games.http_errors", "games.records", "games.models"),
      ("games.web", "games.api", "config"), "the domain never imports the edges or the wiring"),
     (("games.web",), ("games.api",), "the web and the API never import each other"),

@@ -159,6 +159,11 @@ class Game(models.Model):
     #: a finished game's analysis once a worker has worked it out (games.services.assists.game_analysis): per move,
     #: the mover's outcome with best play before and after it and the moves that kept it
     analysis = models.JSONField(null=True, blank=True, editable=False)
+    #: the task queue's ids (``TaskResult.id``) of the game's latest computer turn (games.services.moves) and of
+    #: its latest hint or analysis (games.services.assists): the queue is asked through them whether one is
+    #: still to come (games.services.queue.pending)
+    computer_task = models.CharField(max_length=64, blank=True, default="", editable=False)
+    assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
     #: game records (issue 23): a game read from a record (games.services.records) is ``imported``: finished, never
     #: rated, owned by the importer, its players named as the record names them (``x_name``/``o_name``, shown by
     #: ``seat_label``), the record's other tags (Date, Site, Termination...) kept in ``record_tags`` to write back

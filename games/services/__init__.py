@@ -7,10 +7,12 @@
 - ``offers``: draw and rematch offers between two players;
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
-- ``clocks``: time controls between people (charging moves, flags, the sweep) and aborting a game;
+- ``timekeeping``: the server's clocks between people (charging moves, flags, the sweep) and aborting a game;
 - ``seeks``: quick pairing (a seek, its pings, the pairing itself, cancelling, playing someone's seek);
 - ``records``: a game record imported as a game, a new game from a position string (the analysis board);
-- ``computer`` and ``common``: which strategy sits on a seat, the row lock.
+- ``computer`` and ``common``: which strategy sits on a seat, the row lock;
+- ``queue``: the task queue as the services use it (each task is defined beside the service it runs:
+  ``moves.computer_turn``, ``assists.hint_for``, ``assists.analyse_game``, ``assists.evaluate_position``).
 
 Every function takes keyword-only arguments and writes inside ``transaction.atomic``, so two simultaneous
 changes to one game never both apply: most lock the game row (``select_for_update``) before reading it, moves

@@ -21,8 +21,8 @@ from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
 from ..positions import game_moves, game_variant, initial_state, state_after
 from ..rating.pools import pool_for_game
-from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
-from .moves import computer_move
+from .computer import WATCH_PACE, answers_at_once, seat_strategy, slow_computer_to_move
+from .moves import computer_move, schedule_computer_move
 from .timekeeping import parse_clock
 
 

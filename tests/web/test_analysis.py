@@ -103,11 +103,11 @@ def test_a_big_board_shows_the_analysis_in_progress_then_the_analysis(make_game,
     assert "Analysis in progress" in page and 'hx-trigger="every 2s"' in page
     assert f'hx-get="/games/{game.pk}/replay/?ply=3&amp;poll=1"' in page
     assert 'id="analysis"' not in page and 'id="eval-graph"' not in page
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1  # asked once
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1  # asked once
     polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")
     text = polled.content.decode()
     assert "Analysis in progress" in text and "hx-swap-oob" not in text  # nothing said while it waits
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1
 
     assert work_out_analysis(game_id=game.pk) == "analysed"  # what the worker's task does
     polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")

@@ -1,4 +1,4 @@
-"""``manage.py worker``: a task-queue worker for the site's slow computer work (``games.tasks``).
+"""``manage.py worker``: a task-queue worker for the site's slow computer work (the tasks of ``games.services``).
 
 django-tasks-db's worker loop, plus what the site needs around it:
 
@@ -7,7 +7,9 @@ django-tasks-db's worker loop, plus what the site needs around it:
 - a sweep thread (every ``--sweep-every`` seconds, and once at start) gives a task to every game left waiting for
   its computer: a worker killed mid-thought (``kill -9``) leaves its task "running" for ever, and a game whose
   task was lost is moved on by another worker, or by this one on restart, within ``SWEEP_GRACE`` + ``LOST_AFTER``
-  + the sweep's period (games.services.computer);
+  + the sweep's period (games.services.moves); the lost task itself is marked failed in the queue's table, so
+  that staff see it under "Task results" in the admin (``mark_lost_tasks``: the one place that knows the database
+  backend's own table, beside the backend's worker loop);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
   (games.services.timekeeping); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
@@ -31,11 +33,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from django.db.utils import DatabaseError, InterfaceError
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from config.sqlite import refresh_statistics
-from games.services.computer import sweep_computer_turns
+from games.services.moves import sweep_computer_turns
+from games.services.queue import LOST_AFTER
 from games.services.seeks import sweep_seeks
 from games.services.timekeeping import sweep_clocks, sweep_idle_games
 
@@ -47,6 +52,21 @@ FIRST_PAUSE, LONGEST_PAUSE = 0.5, 30.0
 STEADY_AFTER = 60.0
 #: seconds between refreshes of SQLite's statistics
 STATISTICS_EVERY = 3600.0
+
+
+class WorkerLost(Exception):  # noqa: N818 - the admin shows its name as the task's failure
+    """The worker running a task stopped before it finished (killed or restarted)."""
+
+
+def mark_lost_tasks(*, now=None) -> int:
+    """Mark failed the tasks running for longer than ``LOST_AFTER``: their worker was killed mid-thought (the sweep
+    has given their games new tasks). Returns how many."""
+    now = now or timezone.now()
+    lost = DBTaskResult.objects.running().filter(started_at__lt=now - LOST_AFTER)
+    return lost.update(
+        status="FAILED", finished_at=now, exception_class_path=f"{__name__}.WorkerLost",
+        traceback="The worker running this task stopped before it finished (killed or restarted).",
+    )
 
 
 class Command(BaseCommand):
@@ -106,6 +126,7 @@ class Command(BaseCommand):
                 if time.monotonic() - analysed > STATISTICS_EVERY or not analysed:
                     analysed = time.monotonic()
                     refresh_statistics()
+                mark_lost_tasks()
                 found = sweep_computer_turns()
                 if found:
                     logger.warning("sweep: gave %d waiting game(s) a new task", found)
