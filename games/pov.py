@@ -20,8 +20,7 @@ from django.utils import timezone
 from .engine import Variant
 from .models import SIDES, Game, Opponent
 from .positions import Position, game_variant, takeback_keep
-from .selectors import is_involved, rematch_id, variant_label
-from .services.endings import claim_win_after
+from .selectors import claim_win_after, is_involved, rematch_id, variant_label
 
 #: what the announcement adds for an offer waiting for an answer (GameView's offer flags)
 OFFER_WORDS = {

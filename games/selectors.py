@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, F, Func, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
@@ -53,29 +55,40 @@ def is_involved(game: Game, player) -> bool:
 # Loading one game --------------------------------------------------------------------------------
 
 
-def game_for_viewer(pk: int, viewer) -> Game:
-    """The one loader of "a game this viewer may see": game ``pk`` with its players, unlocked; GameNotFound when
-    there is none or ``viewer`` may not see it (the two look the same from outside). Pages, polls, the API and
-    the services all load a game through it."""
-    if not isinstance(pk, int) or isinstance(pk, bool) or not 1 <= pk <= MAX_ID:
-        raise GameNotFound("no such game")
-    game = game_for_page(pk, viewer)
-    if game is None or not can_view(game, viewer):
-        raise GameNotFound("no such game")
-    return game
-
-
 #: the largest id a game can have (a 64-bit key): anything larger is no game, not an overflow
 MAX_ID = 2**63 - 1
+#: what a missing game is refused with, whatever the reason (never was, cancelled or declined meanwhile, or one this
+#: viewer may not see: the three look the same from outside)
+NOT_FOUND = "no such game (it may have been cancelled or declined)"
 
 
-def game_for_page(pk: int, player) -> Game | None:
-    """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
-    game = Game.objects.filter(pk=pk).first()
-    if game is not None:
-        attach_players(game, player)
-    return game
+def game_for_viewer(
+    game: Game | int, viewer, *, visible_only: bool = True, for_update: bool = False, fields: Sequence[str] = (),
+) -> Game:
+    """The one loader of a game: ``game`` (a Game or its id) as stored now, with its players; GameNotFound when there
+    is none or ``viewer`` may not see it. Pages, polls, the API and the services all load a game through it.
 
+    - ``visible_only=False``: also a game ``viewer`` may not see (the services, which refuse by seat in their own
+      words, and the workers);
+    - ``for_update``: the row locked until the transaction ends (a service about to change it), its players read
+      in the same query;
+    - ``fields``: only these columns, and no players (the poll's cheap look).
+
+    Otherwise the players are attached as ``attach_players`` does (the viewer's own object where it is them)."""
+    pk = game.pk if isinstance(game, Game) else game
+    if not isinstance(pk, int) or isinstance(pk, bool) or not 1 <= pk <= MAX_ID:
+        raise GameNotFound(NOT_FOUND)
+    games = Game.objects.all()
+    if for_update:
+        games = games.select_for_update(of=("self",)).select_related("x_player", "o_player", "created_by", "invitee")
+    if fields:
+        games = games.only(*fields)
+    row = games.filter(pk=pk).first()
+    if row is None or (visible_only and not can_view(row, viewer)):
+        raise GameNotFound(NOT_FOUND)
+    if not for_update and not fields:
+        attach_players(row, viewer)
+    return row
 
 
 def attach_players(game: Game, player) -> None:
@@ -94,22 +107,13 @@ def attach_players(game: Game, player) -> None:
 
 
 
-def visible_game(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
-    """The game row alone, as stored now, unlocked (the move paths, which record by compare-and-set); with
-    ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
-
-    ``player`` is attached to the seats it holds, another person's row is read by its id.
-    """
-    pk = game if isinstance(game, int) else game.pk
-    row = Game.objects.filter(pk=pk).first()
-    if row is None:  # never was, or cancelled or deleted meanwhile
-        raise GameNotFound("no such game")
-    attach_players(row, player)
-    if missing_if_hidden:
-        if not can_view(row, player):
-            raise GameNotFound("no such game")
-    return row
-
+def claim_win_after(game: Game) -> datetime | None:
+    """When the player waiting in a running two-player game may claim the win (None for other games); games from
+    before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
+    (services.timekeeping), and a correspondence game's days per move may be longer than this."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
+        return None
+    return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
 
 def rematch_id(game: Game) -> int | None:

@@ -17,8 +17,8 @@ from ..engine import Variant, side_of_ply
 from ..models import SIDES, Game
 from ..positions import Position
 from ..pov import GameView, SeatsView, game_view, seats_view
-from ..selectors import game_for_viewer, variant_label
-from ..services import claim_win_after, settled
+from ..selectors import claim_win_after, game_for_viewer, variant_label
+from ..services import settled
 
 
 def load_game(request: HttpRequest, game_id: int) -> Game:

@@ -28,7 +28,7 @@ from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
 from .challenges import challenge_accept, challenge_cancel, challenge_decline
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
-from .endings import claim_win_after, game_claim_win, game_decide, game_resign
+from .endings import game_claim_win, game_decide, game_resign
 from .moves import ask_computer, computer_move, move_play
 from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
 from .records import game_from_position_string, game_import
@@ -43,7 +43,6 @@ __all__ = [
     "challenge_cancel",
     "challenge_create",
     "challenge_decline",
-    "claim_win_after",
     "computer_move",
     "computer_opening",
     "draw_accept",

@@ -24,7 +24,8 @@ from ..errors import (
 from ..live import changed
 from ..models import SIDES, Game, Move
 from ..positions import current_moves, game_variant, initial_state, state_after, takeback_keep
-from .common import check_playable, lock_game
+from ..selectors import game_for_viewer
+from .common import check_playable
 from .computer import answers_at_once
 from .queue import ASSIST_QUEUE, LOST_AFTER, pending, task
 
@@ -36,7 +37,7 @@ def move_takeback(*, game: Game | int, player) -> Game:
     ``takebacks`` counts how often it happened, and the game page and the API show it.
     """
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         sides = locked.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game")
@@ -68,11 +69,7 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int | None]:
     Asked again in the same position, the same move (or the same pending request) comes back and is not counted
     again. A player has at most one slow request (hint or analysis) waiting at a time: another is ``Busy``.
     """
-    pk = game if isinstance(game, int) else game.pk
-    # read now, not locked; a challenge cancelled meanwhile is no game
-    seen = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=pk).first()
-    if seen is None:
-        raise GameNotFound("this game no longer exists: it was cancelled or declined")
+    seen = game_for_viewer(game, player, visible_only=False)  # read now, not locked
     sides = seen.sides_of(player)
     if not sides:
         raise NotSeated("you are not playing in this game")
@@ -99,7 +96,7 @@ def store_hint(*, game_id: int, ply: int, move: int, seen_version: int | None = 
     """Store a hint worked out for the position after ``ply`` moves, if the game is still there (and, with
     ``seen_version``, unchanged since it was read); MoveConflict otherwise."""
     with transaction.atomic():
-        again = lock_game(game_id)
+        again = game_for_viewer(game_id, None, visible_only=False, for_update=True)
         if again.ply == ply and again.current_hint is not None:
             return again, again.current_hint  # a second request for the same hint, answered first
         if again.ply != ply or (seen_version is not None and again.version != seen_version):

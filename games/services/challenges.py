@@ -16,14 +16,14 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import Game, Opponent
-from .common import lock_game
+from ..selectors import game_for_viewer
 from .ratings import note_ratings
 from .timekeeping import start_clock
 
 
 def _lock_challenge(game: Game) -> Game:
     try:
-        return lock_game(game)
+        return game_for_viewer(game, None, visible_only=False, for_update=True)
     except GameNotFound:
         raise ChallengeGone("this challenge was cancelled") from None
 

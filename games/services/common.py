@@ -1,27 +1,10 @@
-"""What every service that changes a game shares: the row lock and the check that the game is being played."""
+"""What every service that changes a game shares: the compare-and-set and the check that the game is being played
+(the locked read is the one loader's, ``selectors.game_for_viewer(..., for_update=True)``)."""
 
 from __future__ import annotations
 
-from ..errors import (
-    GameFinished,
-    GameNotFound,
-    GameNotStarted,
-)
+from ..errors import GameFinished, GameNotStarted
 from ..models import Game
-
-
-def lock_game(game: Game | int) -> Game:
-    """The game row, locked until the transaction ends (``game``: a Game or its id)."""
-    pk = game if isinstance(game, int) else game.pk
-    found = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("x_player", "o_player", "created_by", "invitee")
-        .filter(pk=pk)
-        .first()
-    )
-    if found is None:  # a challenge cancelled or declined while this request was on its way
-        raise GameNotFound("this game no longer exists: it was cancelled or declined")
-    return found
 
 
 def save_if_unchanged(game: Game, fields: list[str], *, version: int) -> bool:

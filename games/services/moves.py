@@ -41,7 +41,7 @@ from ..positions import (
     game_variant,
     state_after,
 )
-from ..selectors import games_waiting_for_computer, visible_game
+from ..selectors import game_for_viewer, games_waiting_for_computer
 from .assists import analyse_when_over
 from .common import check_playable, save_if_unchanged
 from .computer import WATCH_PACE, answers_at_once, fair_priority, game_owner_id, seat_strategy
@@ -135,7 +135,7 @@ def move_play(
         raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
     for _ in range(RECORD_TRIES):
         # Read and think without a lock; the record is a compare-and-set on the version read here.
-        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
         sides = seen.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game")
@@ -210,7 +210,7 @@ def computer_move(
     """
     for _ in range(RECORD_TRIES):
         # Read and think without a lock (a slow strategy up to about a second); record only if unchanged.
-        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
         if version is not None and seen.version != version:
             raise MoveConflict("the game has moved on since the computer was asked to play")
         _check_computer_turn(seen, player)
@@ -298,7 +298,7 @@ def ask_computer(*, game: Game | int, player=None, missing_if_hidden: bool = Fal
     """Someone asks the computer to move now (a page or an API client that saw a computer to move): a quick one
     plays in this request; a slow one is left to the workers, with a task enqueued if none is waiting for it.
     Returns the game as it stands. NotComputerTurn, GameFinished and the like as ``computer_move``."""
-    seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+    seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
     _check_computer_turn(seen, player)
     variant = game_variant(seen)
     if answers_at_once(seat_strategy(seen, seen.to_move, variant), variant):

@@ -33,7 +33,8 @@ from ..engine.clock import Clock, InvalidTimeControl, TimeControl
 from ..errors import AbortRefused, GameFinished, InvalidGameSettings, NotSeated
 from ..live import changed
 from ..models import LEVELS, Game, Opponent
-from .common import check_playable, lock_game
+from ..selectors import game_for_viewer
+from .common import check_playable
 from .endings import end_game, stop_clock
 
 #: a real-time game whose side to move has not made a first move within this is aborted (lichess's figure)
@@ -126,7 +127,7 @@ def settle(game: Game, now: datetime | None = None) -> Game | None:
     if due(game, now) is None:
         return None
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         what = due(locked, now)
         if what == "flag":
             loser = locked.clock_running
@@ -191,7 +192,7 @@ def game_abort(*, game: Game | int, player) -> Game:
     """Either player aborts a game between people while a side has not yet made its first move: it ends
     without a result and rates nobody. NotSeated, GameFinished, AbortRefused (the first moves are made)."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         if not locked.sides_of(player):
             raise NotSeated("you are not playing in this game, so you cannot abort it")
         check_playable(locked)
@@ -227,7 +228,7 @@ def sweep_idle_games(*, now: datetime | None = None) -> int:
     aborted = 0
     for game in idle[:SWEEP_BATCH]:
         with transaction.atomic():
-            locked = lock_game(game)
+            locked = game_for_viewer(game, None, visible_only=False, for_update=True)
             if locked.status == Game.Status.ACTIVE and locked.updated < now - IDLE_COMPUTER_GAME:
                 abort(locked, now)
                 aborted += 1

@@ -12,10 +12,10 @@ from django.utils import timezone
 from games.errors import ClaimRefused, GameFinished, InvalidGameSettings
 from games.models import Game, Rating
 from games.records import game_record
+from games.selectors import claim_win_after
 from games.services import (
     challenge_accept,
     challenge_create,
-    claim_win_after,
     draw_offer,
     game_claim_win,
     game_create,
