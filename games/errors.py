@@ -1,6 +1,6 @@
 """The domain's errors: what went wrong, in game terms and in words meant for people.
 
-They know nothing of HTTP: ``games.http_errors`` is the one table that maps each onto a status and a
+They know nothing of HTTP: ``games.edge.http_errors`` is the one table that maps each onto a status and a
 stable error code, for the pages and the API alike. Every error is a ``ValueError`` (a refused
 request changes nothing) whose message a page or an API answer shows as it is.
 """

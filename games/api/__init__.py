@@ -11,6 +11,6 @@ One ``Router`` per concern, mounted by ``config/api.py``:
 
 Beside them: ``auth`` (personal token or session), ``schemas`` (the shapes, also the OpenAPI document),
 ``answers`` (loading the caller's game, a game as JSON from their point of view) and ``errors`` (every
-refusal as JSON, from ``games.http_errors``). The API builds on the services, the selectors and ``games.pov``;
+refusal as JSON, from ``games.edge.http_errors``). The API builds on the services, the selectors and ``games.pov``;
 it never imports the web. The reference is ``docs/api.md``.
 """

@@ -1,6 +1,6 @@
 """Every refusal of the API as JSON ``{"code": ..., "message": ...}``: the error-to-JSON edge.
 
-The domain's errors (``games.errors``) take their status and code from the one table, ``games.http_errors``,
+The domain's errors (``games.errors``) take their status and code from the one table, ``games.edge.http_errors``,
 which the pages read too; the rest are the API's own: invalid input (400 ``invalid_input``, with ``details``),
 no or a bad token (401 ``unauthenticated``), CSRF (403 ``csrf_failed``), a body too large (413 ``too_large``) or
 of too many keys (400 ``invalid_input``),
@@ -22,8 +22,8 @@ from ninja import NinjaAPI, Router, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.signature.utils import get_path_param_names
 
+from ..edge.http_errors import http_error
 from ..errors import GameError
-from ..http_errors import http_error
 from .parser import TooManyKeys
 from .schemas import ErrorOut
 

@@ -2,7 +2,7 @@
 
 An htmx request gets the partial it swaps (``games/game.html#play``); a plain request gets the full page or a
 redirect, so that everything works without JavaScript. A refused request answers with the status of
-``games.http_errors`` and the message: for htmx it is retargeted into the page's ``#game-error`` element,
+``games.edge.http_errors`` and the message: for htmx it is retargeted into the page's ``#game-error`` element,
 without htmx the whole page is shown with the message.
 """
 
@@ -16,8 +16,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget, trigger_client_event
 
+from ..edge.http_errors import http_error
 from ..errors import ChallengeGone, GameError, GameNotFound, InvalidMove
-from ..http_errors import http_error
 from ..models import Game
 from ..positions import Position, fresh_position, game_position
 from ..pov import game_view

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games.edge.http_errors import http_error
 from games.errors import ChallengeTaken, GameError
-from games.http_errors import http_error
 from games.models import Game, Move
 from games.positions import game_position
 from games.services import challenge_accept, challenge_create, move_play

@@ -185,8 +185,8 @@ def test_a_slow_hint_is_worked_out_by_a_worker_once(player):
 
 
 def test_one_slow_request_per_player_at_a_time(player):
+    from games.edge.http_errors import http_error
     from games.errors import Busy
-    from games.http_errors import http_error
     from games.services import move_hint
 
     first = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")

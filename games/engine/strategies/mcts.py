@@ -43,7 +43,7 @@ from ..nested import NestedState, NestedVariant
 from ..nested_raw import (
     ONGOING,
 )
-from . import Strategy, register
+from .base import Strategy, register
 from .mcts_playouts import _smart_playout
 
 DEFAULT_SECONDS = 1.0

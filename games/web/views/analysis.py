@@ -19,10 +19,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
+from ...edge.http_errors import http_error
 from ...engine import VARIANTS, PositionError, State, get_variant, parse_position, position_string
 from ...engine.analysis import outcome_words
 from ...errors import GameError
-from ...http_errors import http_error
 from ...services import game_from_position_string
 from ...services.assists import evaluation_result, position_evaluation
 from ..forms import COMPUTER_LEVEL_CHOICES

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from ...edge.http_errors import http_error
 from ...errors import GameError, InvalidRecord
-from ...http_errors import http_error
 from ...records import game_record, records_stream
 from ...selectors import game_history
 from ...services import game_import

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import replace_url
 
+from ...edge.http_errors import http_error
 from ...engine import position_string
 from ...errors import AnalysisUnavailable, GameError
-from ...http_errors import http_error
 from ...models import Game
 from ...positions import Position, game_moves, state_after
 from ...pov import GameView, game_view

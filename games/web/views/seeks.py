@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from ...edge.http_errors import http_error
 from ...errors import GameError, InvalidGameSettings, NotYourSeek, SeekNotFound, SeekTaken
-from ...http_errors import http_error
 from ...models import Seek
 from ...services import seek_accept, seek_cancel, seek_create, seek_ping
 from ..forms import SeekForm

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import errors
+from .. import errors
 
 
 class HttpError(NamedTuple):
