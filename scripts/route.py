@@ -63,8 +63,8 @@ def main() -> int:
         challenge_accept(game=game, player=bob)
     else:
         game = game_create(player=alice, variant="four", opponent="easy", side="X")
-    move_play(game=game.pk, player=alice, move=0)
-    if args.opponent == "human":
+    if args.opponent == "human":  # a game under way (the computer replies inside the warm-up request)
+        move_play(game=game.pk, player=alice, move=0)
         move_play(game=game.pk, player=bob, move=5)
     client = Client()
     client.force_login(alice)

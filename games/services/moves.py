@@ -38,16 +38,27 @@ from ..models import Game, Move
 from ..positions import (
     Position,
     current_moves,
+    fresh_position,
     game_variant,
     state_after,
 )
 from ..selectors import game_for_viewer, games_waiting_for_computer
 from .assists import analyse_when_over
-from .common import check_playable, save_if_unchanged
+from .common import check_playable
 from .computer import WATCH_PACE, answers_at_once, fair_priority, game_owner_id, seat_strategy
 from .queue import COMPUTER_QUEUE, pending, task
 from .ratings import rate_game
 from .timekeeping import check_flag, clock_after_move
+
+
+def save_if_unchanged(game: Game, fields: list[str], *, version: int) -> bool:
+    """``game.save(update_fields=fields)`` only if the stored row is still at ``version`` (a compare-and-set):
+    False, and nothing written, when another change came first. Fields are written as given (set ``updated``)."""
+    values = {}
+    for name in fields:
+        attname = Game._meta.get_field(name).attname  # a foreign key by its id: no query for the related row
+        values[attname] = getattr(game, attname)
+    return Game.objects.filter(pk=game.pk, version=version).update(**values) == 1
 
 
 class _Stale(Exception):
@@ -152,9 +163,9 @@ def move_play(
                 f"the game has moved on since your move was made: it was for the position after "
                 f"{_moves_words(ply)}, and {seen.ply} have been played now; nothing was stored"
             )
-        moves = current_moves(seen)
-        variant = game_variant(seen)
-        state = state_after(seen, moves)
+        seen_at = fresh_position(seen)  # from the row's move list: no query
+        moves, state = seen_at.moves, seen_at.state
+        variant = state.variant
         try:
             after = state.play(move)
         except IllegalMove as err:
