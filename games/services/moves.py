@@ -38,7 +38,6 @@ from ..models import Game, Move
 from ..positions import (
     Position,
     current_moves,
-    fresh_position,
     game_variant,
     state_after,
 )
@@ -163,9 +162,9 @@ def move_play(
                 f"the game has moved on since your move was made: it was for the position after "
                 f"{_moves_words(ply)}, and {seen.ply} have been played now; nothing was stored"
             )
-        seen_at = fresh_position(seen)  # from the row's move list: no query
-        moves, state = seen_at.moves, seen_at.state
-        variant = state.variant
+        moves = current_moves(seen)
+        variant = game_variant(seen)
+        state = state_after(seen, moves)
         try:
             after = state.play(move)
         except IllegalMove as err:
