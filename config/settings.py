@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.HtmxLoginRedirectMiddleware",  # after HtmxMiddleware: it reads request.htmx
     "config.middleware.MethodNotAllowedPageMiddleware",  # after HtmxMiddleware too
+    "config.middleware.SiteNotFoundMiddleware",  # under DEBUG (make run) too: the site's 404, not Django's debug page
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 
