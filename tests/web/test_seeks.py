@@ -132,3 +132,11 @@ def test_quick_pairing_has_a_page_of_its_own(player_client, client):
     page = player_client.get("/games/seek/").content.decode()
     assert "<h1" in page and 'id="seek-form"' in page
     assert client.get("/games/seek/").status_code == 302  # signed out: to the login page
+
+
+def test_a_casual_game_says_casual_and_no_lone_full_stop(player_client, other_client):
+    player_client.post("/games/seek/new/", seek_form(rated="casual"), **HX)
+    other_client.post("/games/seek/new/", seek_form(rated="casual"), **HX)
+    page = player_client.get(f"/games/{Game.objects.get().pk}/").content.decode()
+    assert 'id="casual"' in page and ">Casual<" in page
+    assert 'id="unrated"' not in page and not re.search(r">\s*\.\s*<", page)
