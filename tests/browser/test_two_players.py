@@ -473,3 +473,28 @@ def test_a_name_nobody_has_is_shown_in_view_on_a_phone(new_context, expected_htt
     expect(invite).to_be_focused()
     expect(invite).to_be_in_viewport()
     expect(page.get_by_text("There is no player called")).to_be_in_viewport()
+
+
+def test_a_poll_crossing_a_move_leaves_no_htmx_error(duel_in_browsers):
+    """A live poll asked just before a move, answered after the move's answer has replaced #play: the late answer
+    is dropped, not swapped into the detached part (htmx:oobErrorNoTarget for #players and #announce)."""
+    alice, _bob, game = duel_in_browsers
+    errors: list[str] = []
+    alice.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    alice.goto(f"/games/{game.pk}/")
+    held = []
+    alice.route("**/poll/**", lambda route: held.append(route))
+    alice.evaluate("""() => {
+      window.__pollDone = false;
+      document.getElementById('poll').addEventListener('htmx:afterOnLoad', () => { window.__pollDone = true; });
+      document.body.dispatchEvent(new CustomEvent('live-game'));
+    }""")
+    alice.wait_for_function("() => document.querySelector('#poll.htmx-request') !== null")
+    alice.locator('#board button[data-move="4"]').click()
+    expect_mark(alice, 4, "X")
+    assert len(held) == 1
+    held[0].continue_()
+    alice.wait_for_function("() => window.__pollDone")
+    alice.unroute("**/poll/**")
+    assert not [text for text in errors if text.startswith("htmx:")], errors
+    expect(alice.locator("#status")).to_contain_text("Waiting for bob")
