@@ -42,7 +42,7 @@ def test_the_replay_names_the_mistake_and_the_moves_that_held(make_game, player,
     assert "Mistakes: X 0, O 1." in page
     # In the move list only row 2 carries the mark.
     assert page.count('class="verdict-mistake"') == 1
-    row2 = re.search(r'<tr[^>]*data-ply="2">(.*?)</tr>', page).group(1)
+    row2 = re.search(r'<td class="move-name[^"]*" data-ply="2"[^>]*>(.*?)</td>', page).group(1)
     assert "verdict-mistake" in row2
 
     page = replay(player_client, game, 5)
