@@ -36,7 +36,7 @@ TOKEN_LIFETIMES = {"": None, "30": 30, "90": 90, "365": 365}
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("games:history")
+        return redirect("home")
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST":
         form, player = SignupForm(request.POST), None

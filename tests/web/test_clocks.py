@@ -161,12 +161,12 @@ def test_abort_button_and_view(player, other_player, player_client, other_client
 
 
 def test_the_lobby_offers_a_clock_and_shows_each_challenges(player, other_player, other_client, player_client):
-    assert 'id="challenge_clock"' in player_client.get(reverse("games:history")).content.decode()
+    assert 'id="challenge_clock"' in player_client.get(reverse("home")).content.decode()
     data = {"variant": "classic", "opponent": "human", "side": "X", "clock": "5+3"}
     response = player_client.post(reverse("games:new"), data)
     assert response.status_code == 302
     game = Game.objects.get()
-    lobby = other_client.get(reverse("games:history")).content.decode()
+    lobby = other_client.get(reverse("home")).content.decode()
     row = lobby[lobby.index(f'data-challenge="{game.pk}"') :]
     assert '<span class="pill pill-clock"' in row[: row.index("</li>")] and ">5+3</span>" in row[: row.index("</li>")]
 

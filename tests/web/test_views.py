@@ -53,9 +53,9 @@ def test_healthz_is_trivial(client, django_assert_num_queries):
     assert "sessionid" not in response.cookies
 
 
-def test_root_redirects_to_games_or_to_the_front_door(client, player_client):
+def test_root_is_home_for_a_player_or_sends_a_visitor_to_the_front_door(client, player_client):
     response = player_client.get("/")
-    assert response.status_code == 302 and response["Location"] == reverse("games:history")
+    assert response.status_code == 200 and 'id="pairing-tiles"' in response.content.decode()
     response = client.get("/", follow=True)  # a visitor: the login page with its welcome, no "next"
     assert response.redirect_chain == [(reverse("login"), 302)]
     assert 'id="welcome"' in response.content.decode()
@@ -428,7 +428,7 @@ def test_headings_come_in_order_and_name_only_the_page(player_client, make_game,
     html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert re.search(r"<h1>Classic 3 x 3</h1>\s*<a class=\"rules-link\"", html)
     challenge_create(player=other_player, variant="classic")
-    html = player_client.get(reverse("games:history")).content.decode()
+    html = player_client.get(reverse("home")).content.decode()
     headings = re.findall(r"<h([1-6])\b", html)
     assert headings[0] == "1" and headings.count("1") == 1, headings
     assert "Accept bob's challenge: Classic 3 x 3, you play O" in html  # which challenge each button takes
