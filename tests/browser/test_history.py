@@ -125,7 +125,7 @@ def test_on_a_phone_the_replay_keeps_the_step_shown_in_the_move_list(page: Page)
     def row_in_view(ply: int) -> bool:
         return page.evaluate(
             """ply => {
-                const row = document.querySelector(`#replay .move-list tr[data-ply="${ply}"]`);
+                const row = document.querySelector(`#replay .move-list td[data-ply="${ply}"]`);
                 const box = row.closest(".moves-scroll").getBoundingClientRect();
                 const head = document.querySelector("#replay .move-list thead").getBoundingClientRect();
                 const r = row.getBoundingClientRect();

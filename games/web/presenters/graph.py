@@ -11,7 +11,7 @@ from ...engine.analysis import MoveVerdict
 
 #: the SVG's user units: the plot area inside the margins holds the points
 WIDTH, HEIGHT = 640, 180
-LEFT, RIGHT, TOP, BOTTOM = 48, 10, 10, 24
+LEFT, RIGHT, TOP, BOTTOM = 58, 10, 10, 24
 
 
 def percent(chance: float) -> str:

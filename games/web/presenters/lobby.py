@@ -1,7 +1,7 @@
 """The lobby of the home page: games waiting for the player's move, challenges to accept, the player's own, games
 to watch; and their version.
 
-The rows are dicts of words for ``games/history.html#lobby_live``; a game's board beyond its variant's name
+The rows are dicts of words for ``games/home.html#lobby_live``; a game's board beyond its variant's name
 ("7 x 7") is ``pov.variant_detail``, as in the history's rows (``pov.game_row``).
 """
 
@@ -31,7 +31,7 @@ from ...selectors import (
 from ..forms import NewGameForm
 from .seeks import quick_pairing_context, seek_rows
 
-LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed
+LOBBY_POLL = "5s"  # how often the home page asks whether the lobby changed while the push is down
 
 
 def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
