@@ -5,8 +5,9 @@
 // The time for a first move under the board ([data-countdown]) is counted down the same way.
 // When a running clock reaches zero the page asks the server at once (the live path: the #poll element listens
 // for "live-game"), so that the end on time shows without waiting; the server decides, the page only asks.
-// When the viewer's own clock ([data-own]) runs into its low time, <body> hears "clock-low" once (attention.js
-// sounds it); once more only after the clock was above it again (an increment).
+// When the viewer's own clock ([data-own]) runs into its low time while the page is open, <body> hears
+// "clock-low" once (attention.js sounds it); once more only after the clock was above it again (an increment).
+// A clock already low when the page opens is not sounded: no sound on a page load.
 // The ticking number is not read out (role="timer", aria-live="off"); the result is, by the status line.
 (function () {
   "use strict";
@@ -14,7 +15,7 @@
   const ASK_AGAIN_MS = 1500; // at zero, while the server has not answered with the end, ask again this often
   const ASK_AT_MOST = 6;
   const seen = new WeakMap(); // element -> {start: performance.now() when first seen, asked: n, lastAsk}
-  const warned = new Map(); // "game:side" -> true once its low time was sounded
+  const warned = new Map(); // "game:side" -> whether it is low and was sounded (or was low when first seen)
 
   function pad(n) {
     return n < 10 ? "0" + n : String(n);
@@ -45,9 +46,11 @@
     }
     const play = document.getElementById("play");
     const key = (play ? play.dataset.game : "") + ":" + el.dataset.side;
-    if (!low) {
-      warned.delete(key);
-    } else if (!warned.has(key)) {
+    if (!warned.has(key)) {
+      warned.set(key, low); // first seen: low already means nothing to announce now
+    } else if (!low) {
+      warned.set(key, false);
+    } else if (!warned.get(key)) {
       warned.set(key, true);
       document.body.dispatchEvent(new CustomEvent("clock-low", { detail: el.dataset.side }));
     }

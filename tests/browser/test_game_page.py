@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games.models import Game
@@ -191,3 +192,26 @@ def test_with_confirmation_always_a_move_takes_two_clicks(new_context, players):
     phone.goto(f"/games/{big.pk}/")
     phone.locator('#board button[data-move="112"]').tap()
     expect(phone.locator('#board [data-cell="112"]')).to_have_attribute("data-mark", "X")
+
+
+def test_ones_own_clock_sounds_once_when_it_runs_low(new_context, players):
+    """3+2 is low under 18 s: alice's clock, running from 19 s, crosses it while her page is open and sounds the
+    low-time warning once (<body data-last-sound>); bob's clock, which is not his page's own, never does."""
+    alice, bob = players
+    game = _duel(alice, bob, "classic", {}, (4, 0))  # X (alice) to move: her clock runs
+    page = new_context(viewport=SCREENS["laptop"]).new_page()
+    log_in(page, "alice")
+    # 23 s left as of now (her time runs from clock_since): above the low mark (18 s) when the page opens
+    Game.objects.filter(pk=game.pk).update(clock_x_ms=23_000, clock_since=timezone.now())
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#clock-x")).not_to_have_class(re.compile(r"\bclock-low\b"))
+    expect(page.locator("#clock-x")).to_have_attribute("data-own", "")
+    expect(page.locator("#clock-o")).not_to_have_attribute("data-own", "")
+    expect(page.locator("body")).to_have_attribute("data-last-sound", "lowtime", timeout=15_000)
+    expect(page.locator("#clock-x")).to_have_class(re.compile(r"\bclock-low\b"))
+    expect(page.locator("#clock-x")).to_have_text(re.compile(r"^0:1[0-7]$|^0:0\d\.\d$"))
+    assert page.locator("body").get_attribute("data-sound-count") == "1"
+    # opened again while low: nothing sounds on a page load
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#clock-x")).to_have_class(re.compile(r"\bclock-low\b"))
+    assert page.locator("body").get_attribute("data-sound-count") is None
