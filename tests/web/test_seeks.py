@@ -188,3 +188,11 @@ def test_the_seek_list_shows_a_provisional_rating_with_a_question_mark(player_cl
     seek_create(player=other_player, variant="classic", clock="5+3")  # no rated game yet: 1500, provisional
     listed = player_client.get("/").content.decode().split('id="seek-list"')[1].split("</ul>")[0]
     assert "(1500?)" in listed
+
+
+def test_a_board_the_picker_does_not_have_is_named_with_a_400(player_client):
+    response = player_client.get("/", {"board": "chess"})
+    page = response.content.decode()
+    assert response.status_code == 400 and "There is no board called “chess”" in page
+    assert 'aria-current="page">Classic 3 x 3<' in page  # the default shown
+    assert player_client.get("/", {"board": "chess"}, **HX).status_code == 400

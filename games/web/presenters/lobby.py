@@ -92,11 +92,11 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def lobby_context(request: HttpRequest, *, board: str | None = None) -> dict[str, Any]:
-    """The home page: quick pairing's tiles (of ``board``), the lobby's live lists and the form to challenge
-    someone."""
+def lobby_context(request: HttpRequest, *, board: str | None = None, note: str = "") -> dict[str, Any]:
+    """The home page: quick pairing's tiles (of ``board``; ``note``: what the panel says first), the lobby's live
+    lists and the form to challenge someone."""
     return {
         **lobby_live_context(request),
-        **quick_pairing_context(request.user, board=board),
+        **quick_pairing_context(request.user, board=board, note=note),
         "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
     }

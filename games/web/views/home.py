@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
+from ..presenters.home import PAIRING_BOARDS
 from ..presenters.lobby import lobby_context
 from ..presenters.seeks import quick_pairing_context
 
@@ -19,6 +20,9 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect("login")
     board = request.GET.get("board")
+    note, status = "", 200
+    if board is not None and board not in PAIRING_BOARDS:  # an old or hand-typed link: named, and the default shown
+        note, status, board = f"There is no board called “{board[:40]}” to pair on: choose one above.", 400, None
     if request.htmx:
-        return render(request, PANEL, quick_pairing_context(request.user, board=board))
-    return render(request, "games/home.html", lobby_context(request, board=board))
+        return render(request, PANEL, quick_pairing_context(request.user, board=board, note=note), status=status)
+    return render(request, "games/home.html", lobby_context(request, board=board, note=note), status=status)
