@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
 .PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live bench-cluster bench-browser \
-	chromium servers nginx wrk migrate clean ladder
+	chromium servers nginx wrk migrate clean ladder screenshots
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ nginx:
 servers: nginx
 	@test -x /usr/bin/redis-server || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server)
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+
+# The game page's screenshots in docs/img (docs/features.md), taken by its layout test at 1280 x 800 and 390 x 844.
+screenshots: $(VENV)/.dev chromium
+	SCREENSHOTS_DIR=docs/img $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_game_page.py -k fits
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

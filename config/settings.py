@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.HtmxLoginRedirectMiddleware",  # after HtmxMiddleware: it reads request.htmx
     "config.middleware.MethodNotAllowedPageMiddleware",  # after HtmxMiddleware too
+    "config.middleware.SiteNotFoundMiddleware",  # under DEBUG (make run) too: the site's 404, not Django's debug page
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 
@@ -253,7 +254,7 @@ GAME_ANALYSIS_TOTAL_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_TOTAL_S
 POSITION_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_POSITION_ANALYSIS_SECONDS", "0.05" if TESTING else "1.0"))
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "games:history"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"

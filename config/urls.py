@@ -8,8 +8,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.api import api
-from config.views import healthz, home, readyz
+from config.views import healthz, readyz
 from games.web.views import analysis as game_analysis
+from games.web.views import home as game_home
 from games.web.views import pages as game_pages
 from players import views as player_views
 
@@ -47,7 +48,7 @@ urlpatterns = [
     path("analysis/play/", game_analysis.analysis_play, name="analysis_play"),
     path("players/", include("players.urls")),
     path("api/", api.urls),
-    path("", home, name="home"),
+    path("", game_home.home, name="home"),
 ]
 
 handler400 = "config.views.bad_request"

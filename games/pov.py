@@ -54,13 +54,13 @@ class MoveName:
 
 
 def clock_text(ms: int) -> str:
-    """A clock's time as the page shows it (static/js/clock.js writes the same): "1:05:00", "2:59", "9.4" under
-    ten seconds, "2d 3h" from a day on."""
+    """A clock's time as the page shows it (static/js/clock.js writes the same): "1:05:00", "2:59", "0:09.4"
+    (tenths) under ten seconds, "2d 3h" from a day on."""
     if ms >= 86_400_000:
         days, rest = divmod(ms, 86_400_000)
         return f"{days}d {rest // 3_600_000}h"
     if ms < 10_000:
-        return f"{ms // 1000}.{ms % 1000 // 100}"
+        return f"0:0{ms // 1000}.{ms % 1000 // 100}"
     seconds = ms // 1000
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)

@@ -336,6 +336,12 @@ def games_to_move(player) -> QuerySet[Game]:
     )
 
 
+def your_turn_games(player, limit: int = 10) -> QuerySet[Game]:
+    """The home page's "Your turn": ``player``'s running games against another player waiting for their move,
+    the longest waiting first, with their players."""
+    return games_to_move(player).select_related("x_player", "o_player").order_by("updated", "id")[:limit]
+
+
 def count_games_to_move(player) -> int:
     """How many of ``player``'s running games against another player wait for their move."""
     return count_waiting(player).moves
@@ -445,6 +451,17 @@ def fresh_seeks(*, now) -> QuerySet[Seek]:
     return Seek.objects.filter(game__isnull=True, seen__gte=now - timedelta(seconds=SEEK_TTL))
 
 
+def rating_deviation(player_id: int, pool: str) -> float | None:
+    """A player's rating deviation in ``pool``, None before their first rated game there (provisional: "?")."""
+    rows = Rating.objects.filter(player_id=player_id, pool=pool, games__gt=0).values_list("deviation", flat=True)
+    return rows.first()
+
+
 def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
-    """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players."""
-    return list(fresh_seeks(now=now).select_related("player").order_by("created", "id")[:limit])
+    """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players and ``deviation``:
+    the seeker's rating deviation in the seek's pool (None before a rated game there), for the "?"."""
+    rating = Rating.objects.filter(player=OuterRef("player"), pool=OuterRef("pool"), games__gt=0)
+    return list(
+        fresh_seeks(now=now).select_related("player").annotate(deviation=Subquery(rating.values("deviation")[:1]))
+        .order_by("created", "id")[:limit]
+    )

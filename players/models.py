@@ -44,6 +44,29 @@ class Player(AbstractUser):
     #: move): a player has one waiting at a time (games.services.assists.check_fair_use)
     assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
 
+    # Preferences, kept on the player so that they follow them to every browser (the profile's Preferences form)
+    class BoardTheme(models.TextChoices):
+        """The boards' colours (static/css/site.css, body[data-board-theme]), each in light and dark."""
+
+        STANDARD = "standard", "Standard"
+        WOOD = "wood", "Wood"
+        SEA = "sea", "Sea"
+        CONTRAST = "contrast", "High contrast"
+
+    class ConfirmMoves(models.TextChoices):
+        """When a move takes two clicks (the first marks the cell, the second plays it: static/js/board.js)."""
+
+        TOUCH = "touch", "Small cells on a touch screen"
+        ALWAYS = "always", "Always"
+        NEVER = "never", "Never"
+
+    board_theme = models.CharField(max_length=16, choices=BoardTheme.choices, default=BoardTheme.STANDARD)
+    confirm_moves = models.CharField(max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.TOUCH)
+    #: in games with a clock, a cell clicked while the opponent thinks is played as soon as it is this player's turn
+    premove = models.BooleanField(default=False)
+    #: the board whose pairing tiles the home page shows first: the last one this player sought a game on
+    pairing_board = models.CharField(max_length=24, blank=True, default="")
+
     class Meta:
         verbose_name = "player"
         verbose_name_plural = "players"

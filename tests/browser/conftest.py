@@ -42,6 +42,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: htmx's console errors of an answer that could not be put in place
+HTMX_SWAP_ERRORS = ("htmx:oobErrorNoTarget", "htmx:targetError", "htmx:swapError", "htmx:onLoadError")
+
 # Milliseconds, for clicks, page loads and expect(): a local server answers in well under a second.
 ACTION_TIMEOUT = 10_000
 
@@ -109,6 +112,9 @@ def new_context(
         # the Content-Security-Policy refuses inline scripts, handlers and eval: any refusal is a broken page
         if message.type == "error" and "Content Security Policy" in message.text:
             problems.append(f"CSP violation on {page.url}: {message.text}")
+        # htmx's own errors of a swap gone wrong (an answer's part with no place on the page)
+        if message.type == "error" and message.text.startswith(HTMX_SWAP_ERRORS):
+            problems.append(f"htmx error on {page.url}: {message.text}")
 
     def watch_page(page: Page) -> None:
         page.on("pageerror", lambda error: problems.append(f"JavaScript error on {page.url}: {error}"))

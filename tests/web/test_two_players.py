@@ -97,7 +97,7 @@ def test_poll_shows_acceptance_to_the_waiting_creator(player, player_client, oth
     assert poll(player_client, game, v).status_code == 204
     challenge_accept(game=game, player=other_player)
     html = poll(player_client, game, v).content.decode()
-    assert 'id="players"' in html and 'hx-swap-oob="true"' in html and "bob" in html
+    assert 'id="players"' in html and 'id="seat-o"' in html and "bob" in html  # the seats are part of #play
     assert html.count("data-move=") == 9
 
 

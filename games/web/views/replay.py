@@ -21,7 +21,7 @@ from ...services import game_analysis, game_from_position
 from ..forms import COMPUTER_LEVEL_CHOICES
 from ..presenters.board import board_context
 from ..presenters.graph import evaluation_graph
-from ..presenters.moves import analysis_words, move_rows, replay_announcement
+from ..presenters.moves import analysis_words, move_pairs, move_rows, replay_announcement
 from ..presenters.play import game_urls, seats
 from ..responses import go_to, load_game, message, parse_count
 
@@ -116,7 +116,7 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         "forward": min(total, ply + 1),
         "last": total,
         "board": board_context(shown, last=moves[ply - 1] if ply else -1),
-        "moves": move_rows(view, verdicts),
+        "moves": move_pairs(move_rows(view, verdicts)),
         "graph": evaluation_graph(verdicts, ply, reverse("games:replay", args=[game.pk]), view.name)
         if verdicts else None,
         "replay": True,
