@@ -46,7 +46,9 @@ def test_pages_are_styled_by_our_own_stylesheet(page: Page):
 def test_log_out_and_log_back_in_to_the_page_asked_for(page: Page):
     sign_up(page, "bob")
     page.locator('form[action$="/accounts/logout/"] button, form[action$="/accounts/logout/"] [type="submit"]').click()
-    page.wait_for_load_state()
+    # the logout's own answer and the page's pushed "signed out" both lead to the login form: let both land
+    page.wait_for_url(re.compile(r"/accounts/login/"))
+    page.wait_for_load_state("networkidle")
     page.goto("/accounts/profile/")
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
 

@@ -493,8 +493,9 @@ def test_a_poll_crossing_a_move_leaves_no_htmx_error(duel_in_browsers):
     alice.wait_for_function("() => document.querySelector('#poll.htmx-request') !== null")
     alice.locator('#board button[data-move="4"]').click()
     expect_mark(alice, 4, "X")
-    assert len(held) == 1
-    held[0].continue_()
+    assert held  # the poll asked before the move (a timed poll may have joined it on a slow machine)
+    for route in held:
+        route.continue_()
     alice.wait_for_function("() => window.__pollDone")
     alice.unroute("**/poll/**")
     assert not [text for text in errors if text.startswith("htmx:")], errors
