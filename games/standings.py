@@ -85,8 +85,9 @@ def podium(arena: Arena) -> list[Row]:
 
 
 def entry_of(arena: Arena | int, player: Any) -> ArenaPlayer | None:
-    """``player``'s row in ``arena`` (None if they never joined)."""
-    if getattr(player, "pk", None) is None:
+    """``player``'s row in ``arena`` (a player or their id; None if they never joined)."""
+    player_id = player if isinstance(player, int) else getattr(player, "pk", None)
+    if player_id is None:
         return None
     arena_id = arena.pk if isinstance(arena, Arena) else arena
-    return ArenaPlayer.objects.filter(arena_id=arena_id, player_id=player.pk).first()
+    return ArenaPlayer.objects.filter(arena_id=arena_id, player_id=player_id).first()

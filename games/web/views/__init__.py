@@ -9,5 +9,6 @@
 - ``pages``: a new game, the rules, the leaderboard;
 - ``analysis``: the analysis board (any position, the computer's best move);
 - ``records``: game records out and in;
+- ``arenas``: arena tournaments (the lists, an arena's page, joining, withdrawing, the ping, Berserk);
 - ``live``: server push (Server-Sent Events) for open pages.
 """
