@@ -38,7 +38,8 @@ def test_make_an_arena_and_read_it(token_client):
     assert data["status"] == "upcoming" and data["variant"] == "mnk" and data["clock"] == "5+3"
     assert data["options"] == {"rows": 15, "cols": 15, "k": 5} and data["pool"] == "mnk-15x15k5:blitz"
     assert data["standings"] == [] and data["your_game"] is None and data["joined"] is False
-    assert set(data) >= {"id", "status", "starts_at", "ends_at", "variant", "options", "clock", "standings", "your_game"}
+    contract = {"id", "status", "starts_at", "ends_at", "variant", "options", "clock", "standings", "your_game"}
+    assert set(data) >= contract
     listed = token_client.get("/api/arenas").json()
     assert [a["id"] for a in listed["upcoming"]] == [data["id"]] and listed["running"] == listed["finished"] == []
 
