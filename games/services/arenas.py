@@ -36,6 +36,8 @@ from .common import check_playable
 
 #: the site's own arenas when no pool has been busy lately: (variant, options, clock)
 DEFAULT_SCHEDULE = (("classic", {}, "1+0"), ("ultimate", {}, "3+2"), ("mnk", {"rows": 15, "cols": 15, "k": 5}, "5+3"))
+#: a ping rewrites ``seen`` only once it is this old (presence counts 30 seconds)
+PING_GRAIN = timedelta(seconds=3)
 #: how many arenas the site schedules each hour, and how long each lasts
 SCHEDULED_POOLS = 3
 SCHEDULED_MINUTES = 30
@@ -163,7 +165,9 @@ def arena_ping(*, arena: Arena | int, player, now: datetime | None = None) -> Ar
     arena_id = _id(arena)
     if getattr(player, "pk", None) is None:
         return None
-    ArenaPlayer.objects.filter(arena_id=arena_id, player_id=player.pk, seen__lt=now).update(seen=now)
+    # written at most every few seconds: a bot asking ten times a second costs one write, not ten
+    stale = now - PING_GRAIN
+    ArenaPlayer.objects.filter(arena_id=arena_id, player_id=player.pk, seen__lt=stale).update(seen=now)
     return ArenaPlayer.objects.filter(arena_id=arena_id, player_id=player.pk).first()
 
 
