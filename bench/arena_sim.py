@@ -3,9 +3,9 @@
 Each player is a thread calling the JSON API in this process (django.test.Client with a personal token, through the
 whole stack: middleware, auth, the API's routers and the services) as a bot would: it joins, asks about the arena
 (its presence, and ``your_game``), plays its game (random moves, or the ``threats`` computer player for a share of
-the players), and asks again. The arena's pairing and its end are the task workers': a real ``manage.py worker`` process on the same database,
-its arena loop pairing every ``--pair-every`` seconds (as on the site, where it is every second), its sweep ending
-games on time. The arena is made to start now and last ``--seconds``.
+the players), and asks again. The arena's pairing and its end are the task workers': a real ``manage.py worker``
+process on the same database, its arena loop pairing every ``--pair-every`` seconds (as on the site, where it is every
+second), its sweep ending games on time. The arena is made to start now and last ``--seconds``.
 
 It prints the games played, pairings per minute, the longest wait for a new pairing (from the end of a player's game,
 or their joining, to their next game), requests and moves; then checks, from the database and not from the API, that
@@ -72,7 +72,8 @@ class Report:
             f"(median {statistics.median(waits) if waits else 0.0:.2f} s, p95 {p95:.2f} s, {len(waits)} waits)",
             f"moves: {self.moves}; API requests: {self.requests} ({self.requests / max(self.seconds, 1e-9):.0f} a "
             f"second); moves refused: {self.refusals or 'none'}; torn game reads asked again: {self.torn}",
-            f"check: no player in two games at once: {'ok' if not self.overlaps else 'FAILED ' + '; '.join(self.overlaps[:5])}",
+            "check: no player in two games at once: "
+            f"{'ok' if not self.overlaps else 'FAILED ' + '; '.join(self.overlaps[:5])}",
             f"check: standings equal the sum of the game results: "
             f"{'ok' if not self.mismatches else 'FAILED ' + '; '.join(self.mismatches[:5])} ({self.players} players)",
             f"errors: {len(self.errors)}" + (f" (first: {self.errors[0]})" if self.errors else ""),
@@ -242,7 +243,8 @@ def check(arena_id: int, report: Report) -> None:
                     report.overlaps.append(f"player {entry.player_id}: game {p.game_id} still running")
                 continue
             if nxt is not None and nxt[0].game.created < p.game.finished:
-                report.overlaps.append(f"player {entry.player_id}: game {nxt[0].game_id} began before {p.game_id} ended")
+                report.overlaps.append(
+                    f"player {entry.player_id}: game {nxt[0].game_id} began before {p.game_id} ended")
             free_from = p.game.finished
         played = [Played(outcome_for(p.game, side), p.berserk_of(side), own_moves(p.game, side))
                   for p, side in games if p.game.status == Game.Status.FINISHED]
