@@ -36,6 +36,7 @@ from .create import challenge_create, computer_opening, game_again, game_create,
 from .endings import game_claim_win, game_decide, game_resign
 from .moves import ask_computer, computer_move, move_play
 from .offers import draw_accept, draw_decline, draw_offer, rematch_accept, rematch_decline, rematch_offer
+from .puzzles import cut_puzzles, puzzle_hint, puzzle_move, puzzle_next, puzzles_enable
 from .records import game_from_position_string, game_import
 from .seeks import seek_accept, seek_cancel, seek_create, seek_ping, sweep_seeks
 from .timekeeping import can_abort, game_abort, settled, sweep_clocks, sweep_idle_games
@@ -58,6 +59,7 @@ __all__ = [
     "challenge_create",
     "challenge_decline",
     "computer_move",
+    "cut_puzzles",
     "computer_opening",
     "draw_accept",
     "draw_decline",
@@ -76,6 +78,10 @@ __all__ = [
     "move_hint",
     "move_play",
     "move_takeback",
+    "puzzle_hint",
+    "puzzle_move",
+    "puzzle_next",
+    "puzzles_enable",
     "rematch_accept",
     "rematch_decline",
     "rematch_offer",
