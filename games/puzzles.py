@@ -4,6 +4,7 @@ were cut into one (the replay links its mistakes to them). Writes are ``games.se
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.db.models import Count
 
@@ -26,12 +27,14 @@ def attempt_of(puzzle: Puzzle, player: Any) -> PuzzleAttempt | None:
 
 
 def boards_with_puzzles() -> list[dict[str, Any]]:
-    """The boards that have puzzles in the pool: key, words, how many, and a variant and options to ask for them."""
+    """The boards that have puzzles in the pool: key, words, how many, and the query that asks for the next one."""
     rows = Puzzle.objects.filter(enabled=True).values("board", "variant", "options").annotate(count=Count("id"))
     boards: dict[str, dict[str, Any]] = {}
     for row in rows.order_by("board"):
+        options = row["options"] or {}
+        query = urlencode({"variant": row["variant"], **{key: int(value) for key, value in options.items()}})
         entry = boards.setdefault(row["board"], {"board": row["board"], "label": _label(row["board"]), "count": 0,
-                                                 "variant": row["variant"], "options": row["options"] or {}})
+                                                 "query": query})
         entry["count"] += row["count"]
     return list(boards.values())
 
