@@ -1,4 +1,4 @@
-"""``manage.py puzzles_backfill``: puzzles cut from games played before, with a progress bar; twice gives nothing new."""
+"""``manage.py puzzles_backfill``: puzzles cut from games played before, with a progress bar; twice: nothing new."""
 
 from __future__ import annotations
 
