@@ -54,8 +54,7 @@ def test_a_wrong_move_and_a_hint(other_client, client, player, puzzle):
     wrong = other_client.post(reverse("puzzle_move", args=[puzzle.pk]), {"move": "0"}, **HTMX)
     html = wrong.content.decode()
     assert wrong.status_code == 200 and "Not the winning move." in html and 'id="refutation"' in html
-    names = ('<span class="move-name">c1</span>', '<span class="move-name">c3</span>', '<span class="move-name">a1</span>')
-    assert " ".join(names) in html
+    assert " ".join(f'<span class="move-name">{name}</span>' for name in ("c1", "c3", "a1")) in html
     refused = other_client.post(reverse("puzzle_move", args=[puzzle.pk]), {"move": "1"}, **HTMX)
     assert refused.status_code == 409 and refused["HX-Retarget"] == "#puzzle"
 
