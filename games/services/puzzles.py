@@ -49,9 +49,10 @@ class InvalidPuzzleBoard(InvalidGameSettings):
 # Cutting ------------------------------------------------------------------------------------------------------
 
 
-def candidates(verdicts: list[MoveVerdict]) -> list[MoveVerdict]:
-    """The moves played where the mover had a proven forced win (the puzzle decides whether the move missed it)."""
-    return [v for v in verdicts if v.before == "win"][:MAX_CANDIDATES]
+def missed_win_moves(verdicts: list[MoveVerdict]) -> list[MoveVerdict]:
+    """The moves played where the mover had a proven forced win and did not keep it for sure (its outcome after the
+    move is not a proven win; the puzzle then decides whether the move missed it)."""
+    return [v for v in verdicts if v.before == "win" and v.after != "win"][:MAX_CANDIDATES]
 
 
 def cut_puzzles(*, game_id: int) -> int:
@@ -65,7 +66,7 @@ def cut_puzzles(*, game_id: int) -> int:
     for move in moves:
         states.append(states[-1].play(move))
     made = 0
-    for verdict in candidates(verdicts):
+    for verdict in missed_win_moves(verdicts):
         before = states[verdict.ply - 1]
         found = find_puzzle(before)
         if found is None or found.solution[0] == verdict.move:
