@@ -45,8 +45,13 @@ def arena_summary(arena: Arena, now: Any, players: int | None = None) -> dict[st
         "protected": arena.protected,
         "scheduled": arena.scheduled,
         "created_by": arena.created_by.get_username() if arena.created_by_id else None,
-        "players": players if players is not None else getattr(arena, "player_count", None) or arena.entries.count(),
+        "players": players if players is not None else _player_count(arena),
     }
+
+
+def _player_count(arena: Arena) -> int:
+    counted = getattr(arena, "player_count", None)  # the lists count them in their query
+    return arena.entries.count() if counted is None else counted
 
 
 def standing(row: Row) -> dict[str, Any]:

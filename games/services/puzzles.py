@@ -21,7 +21,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Func
+from django.db.models import F
+from django.db.models.functions import Abs
 from django.utils import timezone
 
 from ..engine import get_variant, parse_position, position_string, shown
@@ -117,10 +118,6 @@ def puzzle_rating(player: Any, board: str) -> PuzzleRating:
     """The player's puzzle rating on ``board`` (a fresh one, not stored, before their first try there)."""
     found = PuzzleRating.objects.filter(player=player, board=board).first()
     return found or PuzzleRating(player=player, board=board)
-
-
-class Abs(Func):
-    function = "ABS"
 
 
 def puzzle_next(*, player: Any, variant: Any, options: Any = None, mine: bool = False) -> Puzzle:
