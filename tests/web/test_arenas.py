@@ -113,3 +113,19 @@ def test_the_push_names_the_arena(player_client, arena):
     assert notices({f"arena:{arena.pk}"}, "e/1") == f"id: e/1\nevent: arena\ndata: {arena.pk}\n\n"
     assert player_client.get("/games/live/?arena=x").status_code == 400
     assert player_client.get("/games/live/?arena=999999").status_code == 404
+
+
+def test_the_arena_page_goes_to_a_game_paired_as_it_loaded_not_to_one_being_played(player_client, player,
+                                                                                 other_player, arena):
+    for who in (player, other_player):
+        arena_join(arena=arena, player=who)
+    [game] = pair_arena(arena_id=arena.pk)
+    url = reverse("games:arena", args=[arena.pk])
+    ping = reverse("games:arena_ping", args=[arena.pk])
+    html = player_client.get(url).content.decode()
+    assert f'hx-get="{ping}"' in html and 'id="your-game"' in html  # no move yet: the first ping goes there
+    from games.services import move_play
+
+    move_play(game=game, player=game.x_player, move=4)
+    html = player_client.get(url).content.decode()
+    assert f'hx-get="{ping}?game={game.pk}"' in html  # being played: the page stays, one click away

@@ -45,6 +45,7 @@ def arena_context(arena: Arena, viewer: Any, *, page: int = 1, mine: ArenaPlayer
     status = arena.status(now)
     table = standings(arena, page=page)
     joined = mine is not None and not mine.withdrawn
+    your_game = mine.current_game if mine is not None and mine.current_game_id else None
     return {
         "arena": arena,
         "status": status,
@@ -52,7 +53,10 @@ def arena_context(arena: Arena, viewer: Any, *, page: int = 1, mine: ArenaPlayer
         "countdown": countdown(arena, now),
         "mine": mine,
         "joined": joined,
-        "your_game": mine.current_game_id if mine is not None else None,
+        "your_game": your_game.pk if your_game else None,
+        # the ping takes the page to the player's game unless it is the game they are already playing (moved in): a
+        # game paired while the page loaded (no move yet) is gone to at once
+        "ping_game": your_game.pk if your_game and your_game.ply else None,
         "can_join": status != "finished" and not joined,
         "needs_password": arena.protected and mine is None,
         "can_withdraw": status != "finished" and joined,
