@@ -1,8 +1,9 @@
 """Arena tournaments in real browsers, with a real task worker pairing them (its arena loop, every second):
 
 - three players join an arena from its page, two are paired and their pages go to the game by themselves, they play,
-  the third player's standings move without a reload, and the next pairing takes a player straight on from the
-  finished game's page (not against the opponent just played, while the third is free);
+  the standings move without a reload (on the page of its maker, who watches without playing), the next pairing
+  takes the third player and one of the two straight on (not the same two again), and the one left waiting opens
+  the standings from their game page;
 - an arena ends on time: the page's countdown runs out, the worker finishes the game still running (a draw, counted)
   and the page shows the podium."""
 
@@ -41,8 +42,11 @@ def test_three_players_join_are_paired_play_and_see_the_standings_move(new_conte
     pages = {name: new_context().new_page() for name in ("ann", "ben", "cid")}
     for name, page in pages.items():
         sign_up(page, name)
-    creator = Game._meta.get_field("created_by").related_model.objects.get(username="ann")
+    maker = new_context().new_page()
+    sign_up(maker, "dan")
+    creator = Game._meta.get_field("created_by").related_model.objects.get(username="dan")
     arena = arena_create(player=creator, variant="classic", clock="1+0", minutes=10, name="Test arena")
+    maker.goto(f"/games/arenas/{arena.pk}/")
     for page in pages.values():
         page.goto(f"/games/arenas/{arena.pk}/")
         page.locator("#arena-join").click()
@@ -59,17 +63,20 @@ def test_three_players_join_are_paired_play_and_see_the_standings_move(new_conte
     assert game_of(x) == game_of(o) == game.pk
     expect(x.locator("#arena-link")).to_contain_text("Test arena")
     expect(waiting.locator("#arena-waiting")).to_be_visible()
-    expect(waiting.locator(f'#standings tr[data-player="{game.x_player.username}"] a')).to_have_text("playing")
+    expect(maker.locator("#standings tbody tr")).to_have_count(3)
+    expect(maker.locator(f'#standings tr[data-player="{game.x_player.username}"] a')).to_have_text("playing")
+    maker.evaluate("window.__marker = 1")
 
     # They play: X takes the top row.
     for move, page, side in ((0, x, "X"), (3, o, "O"), (1, x, "X"), (4, o, "O"), (2, x, "X")):
         click_cell(page, move, side)
     expect(x.locator("#status")).to_contain_text("X wins")
 
-    # The third player's standings move, live.
-    winner_row = waiting.locator(f'#standings tr[data-player="{game.x_player.username}"]')
+    # The standings move, live.
+    winner_row = maker.locator(f'#standings tr[data-player="{game.x_player.username}"]')
     expect(winner_row).to_have_attribute("data-score", "2", timeout=LIVE)
-    expect(waiting.locator("#standings tbody tr").first).to_have_attribute("data-player", game.x_player.username)
+    expect(maker.locator("#standings tbody tr").first).to_have_attribute("data-player", game.x_player.username)
+    assert maker.evaluate("window.__marker") == 1  # without a reload
 
     # The next pairing: the waiting player with one of the two (not the same two again), both pages straight on.
     nxt = game_of(waiting)
@@ -80,6 +87,9 @@ def test_three_players_join_are_paired_play_and_see_the_standings_move(new_conte
     left = ({game.x_player.username, game.o_player.username} - {partner}).pop()
     expect(pages[left].locator("#arena-next")).to_be_visible()
     assert ArenaPlayer.objects.get(arena=arena, player__username=left).current_game_id is None
+    pages[left].locator("#arena-link").click()  # the one waiting looks at the standings
+    expect(pages[left].locator("#standings tbody tr").first).to_have_attribute("data-score", "2")
+    expect(pages[left].locator("#arena-waiting")).to_be_visible()
 
 
 def test_an_arena_ends_on_time_and_shows_its_podium(new_context, task_worker, make_player):
