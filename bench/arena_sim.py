@@ -46,7 +46,10 @@ class Report:
     moves: int = 0
     requests: int = 0
     errors: list[str] = field(default_factory=list)
+    #: seconds from the end of a player's game to their next pairing
     waits: list[float] = field(default_factory=list)
+    #: seconds from a player's joining to their first pairing
+    first_waits: list[float] = field(default_factory=list)
     overlaps: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
     #: moves refused, by code (a move racing the arena's end or a flag: game_finished; a stale ply: conflict)
@@ -69,7 +72,8 @@ class Report:
             f"games: {self.games} ({self.finished} finished, {self.ended_by_arena} ended by the arena's end)",
             f"pairings per minute: {self.per_minute:.1f}",
             f"longest wait for a new pairing: {max(waits, default=0.0):.2f} s "
-            f"(median {statistics.median(waits) if waits else 0.0:.2f} s, p95 {p95:.2f} s, {len(waits)} waits)",
+            f"(median {statistics.median(waits) if waits else 0.0:.2f} s, p95 {p95:.2f} s, {len(waits)} waits after "
+            f"a game); for the first, after joining: {max(self.first_waits, default=0.0):.2f} s",
             f"moves: {self.moves}; API requests: {self.requests} ({self.requests / max(self.seconds, 1e-9):.0f} a "
             f"second); moves refused: {self.refusals or 'none'}; torn game reads asked again: {self.torn}",
             "check: no player in two games at once: "
@@ -167,10 +171,13 @@ def start_worker(every: float) -> subprocess.Popen[bytes]:
     pairs and ends the arena, its sweep ends games on time."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     env.update(DATABASE_URL=database_url(), DJANGO_DEBUG="1", DJANGO_ARENA_SCHEDULE="0")
-    return subprocess.Popen(
+    worker = subprocess.Popen(
         [sys.executable, "manage.py", "worker", "--nice", "0", "--arena-every", str(every), "--sweep-every", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
+    assert worker.stdout is not None
+    worker.stdout.readline()  # "worker ...: queues ...": it is up (its loops start with it), so waits are pairing's
+    return worker
 
 
 def simulate(
@@ -187,17 +194,17 @@ def simulate(
     people = [get_user_model().objects.create_user(username=f"sim{i:03d}-{seed}", password=None)
               for i in range(players)]
     tokens = [ApiToken.issue(player=person, name="sim")[1] for person in people]
-    arena = arena_create(player=people[0], variant=variant, options=options or {}, clock=clock, minutes=10,
-                         name="Simulated arena")
-    started = datetime.now(tz=arena.starts_at.tzinfo)
-    Arena.objects.filter(pk=arena.pk).update(starts_at=started, ends_at=started + timedelta(seconds=seconds))
-    stop = threading.Event()
-    errors: list[str] = []
-    rng = random.Random(seed)
-    bots = [Bot(token, arena.pk, computer=rng.random() < computer_share, seed=seed * 1000 + n, stop=stop)
-            for n, token in enumerate(tokens)]
     worker = start_worker(pair_every)
     try:
+        arena = arena_create(player=people[0], variant=variant, options=options or {}, clock=clock, minutes=10,
+                             name="Simulated arena")
+        started = datetime.now(tz=arena.starts_at.tzinfo)
+        Arena.objects.filter(pk=arena.pk).update(starts_at=started, ends_at=started + timedelta(seconds=seconds))
+        stop = threading.Event()
+        errors: list[str] = []
+        rng = random.Random(seed)
+        bots = [Bot(token, arena.pk, computer=rng.random() < computer_share, seed=seed * 1000 + n, stop=stop)
+                for n, token in enumerate(tokens)]
         began = time.monotonic()
         for bot in bots:
             bot.start()
@@ -222,12 +229,16 @@ def simulate(
 def check(arena_id: int, report: Report) -> None:
     """The figures and the checks, from the database: games, waits, overlaps, standings against the results."""
     from games.arena.scoring import Played, total
-    from games.models import ArenaPairing, ArenaPlayer, Game
+    from games.models import Arena, ArenaPairing, ArenaPlayer, Game
     from games.services.arena_scores import outcome_for, own_moves
 
+    arena = Arena.objects.get(pk=arena_id)
     pairings = list(ArenaPairing.objects.filter(arena_id=arena_id).select_related("game").order_by("game__created"))
     report.games = len(pairings)
     report.finished = sum(p.game.status == Game.Status.FINISHED for p in pairings)
+    late = [p.game_id for p in pairings if p.game.created >= arena.ends_at]
+    if late or report.finished != report.games:
+        report.errors.append(f"games paired after the end {late}, or left running: {report.games - report.finished}")
     report.ended_by_arena = sum(p.game.result_reason == Game.Reason.ARENA for p in pairings)
     by_player: dict[int, list[tuple[Any, str]]] = defaultdict(list)
     for p in pairings:
@@ -236,8 +247,8 @@ def check(arena_id: int, report: Report) -> None:
     for entry in ArenaPlayer.objects.filter(arena_id=arena_id):
         games = by_player.get(entry.player_id, [])
         free_from = entry.joined
-        for (p, _side), nxt in zip(games, [*games[1:], None], strict=True):
-            report.waits.append((p.game.created - free_from).total_seconds())
+        for n, ((p, _side), nxt) in enumerate(zip(games, [*games[1:], None], strict=True)):
+            (report.waits if n else report.first_waits).append((p.game.created - free_from).total_seconds())
             if p.game.finished is None:
                 if nxt is not None:
                     report.overlaps.append(f"player {entry.player_id}: game {p.game_id} still running")

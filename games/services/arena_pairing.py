@@ -62,10 +62,12 @@ def _start(arena: Arena, x: ArenaPlayer, o: ArenaPlayer, now: datetime) -> Game:
 
 
 def pair_arena(*, arena_id: int, now: datetime | None = None) -> list[Game]:
-    """Pair the free players of a running arena (see the module's words). Returns the games started."""
-    now = now or timezone.now()
+    """Pair the free players of a running arena (see the module's words). Returns the games started. ``now``: the
+    moment of the pairing (by default the clock's, read once the arena's lock is held: a pairing that waited for the
+    lock past the end, or behind the end itself, makes nothing)."""
     with transaction.atomic():
         arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        now = now or timezone.now()
         if arena is None or arena.status(now) != "running":
             return []
         free = {
@@ -84,10 +86,10 @@ def pair_arena(*, arena_id: int, now: datetime | None = None) -> list[Game]:
 def end_arena(*, arena_id: int, now: datetime | None = None) -> int:
     """The arena's end, once ``ends_at`` has come: its running games are finished and counted (a draw, or aborted
     before both first moves), and the standings are final. Returns the games it ended; done once."""
-    now = now or timezone.now()
     ended = 0
     with transaction.atomic():
         arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        now = now or timezone.now()
         if arena is None or arena.closed is not None or now < arena.ends_at:
             return 0
         for game_id in Game.objects.filter(arena=arena, status=Game.Status.ACTIVE).values_list("pk", flat=True):
@@ -108,13 +110,14 @@ def end_arena(*, arena_id: int, now: datetime | None = None) -> int:
 def sweep_arenas(*, now: datetime | None = None) -> tuple[int, int]:
     """Pair every running arena and end every arena whose time is up: (games started, arenas ended). The workers'
     arena loop calls it every second; several workers at once are harmless (each arena under its row lock)."""
+    given = now
     now = now or timezone.now()
     started = ended = 0
     running = Arena.objects.filter(starts_at__lte=now, ends_at__gt=now, closed__isnull=True)
     for arena_id in running.values_list("pk", flat=True):
-        started += len(pair_arena(arena_id=arena_id, now=now))
+        started += len(pair_arena(arena_id=arena_id, now=given))  # each reads the clock under its lock
     due = Arena.objects.filter(ends_at__lte=now, closed__isnull=True)
     for arena_id in due.values_list("pk", flat=True):
-        end_arena(arena_id=arena_id, now=now)
+        end_arena(arena_id=arena_id, now=given)
         ended += 1
     return started, ended

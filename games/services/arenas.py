@@ -117,9 +117,9 @@ def arena_join(*, arena: Arena | int, player, password: Any = "", now: datetime 
     """``player`` joins ``arena`` (or comes back after withdrawing, keeping their score): paired as soon as it runs
     and someone is free. ArenaFinished once it is over; ArenaPassword for a protected one without its password
     (a player coming back needs none)."""
-    now = now or timezone.now()
     with transaction.atomic():
         locked = Arena.objects.select_for_update().filter(pk=arena_by_id(_id(arena)).pk).get()
+        now = now or timezone.now()  # read under the lock: the moment the player is in
         if locked.status(now) == "finished":
             raise ArenaFinished("this arena is over: join another one")
         entry = ArenaPlayer.objects.select_for_update().filter(arena=locked, player=player).first()

@@ -210,3 +210,19 @@ def test_the_site_schedules_arenas_for_the_busiest_pools_once(settings):
     settings.ARENA_SCHEDULE = False
     assert schedule_arenas(now=now + timedelta(hours=1)) == []
     assert Game.objects.count() == 0
+
+
+def test_a_pairing_that_comes_after_the_end_makes_nothing(player, other_player):
+    """A worker's pairing may wait for the arena's lock while the end is done (or read the time before the end and
+    get the lock after it): it reads the time again under the lock, and the closed arena pairs nobody."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    arena = running_arena(player)
+    for who in (player, other_player):
+        arena_join(arena=arena, player=who)
+    Arena.objects.filter(pk=arena.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    assert pair_arena(arena_id=arena.pk) == []  # the clock under the lock says it is over
+    assert end_arena(arena_id=arena.pk) == 0 and pair_arena(arena_id=arena.pk) == []
+    assert not Game.objects.filter(arena=arena).exists()

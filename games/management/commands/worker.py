@@ -160,6 +160,7 @@ class Command(BaseCommand):
     def _arenas_forever(self, every: float) -> None:
         """Arena tournaments: pair their free players within about ``every`` seconds, end them on time."""
         while True:
+            began = time.monotonic()
             try:
                 sweep_arenas()
             except Exception:  # as the sweep: logged, and the next round tries again
@@ -169,4 +170,4 @@ class Command(BaseCommand):
                     close_old_connections()
                 except (DatabaseError, InterfaceError):
                     logger.debug("closing the broken connection failed", exc_info=True)
-            time.sleep(every)
+            time.sleep(max(0.05, every - (time.monotonic() - began)))  # every ``every`` s, however long it took
