@@ -96,7 +96,8 @@ class ArenaPlayer(models.Model):
     os = models.PositiveIntegerField(default=0)
 
     class Meta:
-        ordering = ["arena", "-score", "-rating", "joined", "id"]
+        # the standings' order (of one arena's rows); not by the arena, whose ordering would join its table
+        ordering = ["-score", "-rating", "joined", "id"]
         constraints = [models.UniqueConstraint(fields=["arena", "player"], name="arena_player_unique")]
         indexes = [models.Index(fields=["arena", "-score"], name="arena_standings_idx")]
 
@@ -124,7 +125,7 @@ class ArenaPairing(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["arena", "id"]
+        ordering = ["id"]
         constraints = [
             models.CheckConstraint(condition=~Q(x_entry=models.F("o_entry")), name="arena_pairing_two_players"),
         ]

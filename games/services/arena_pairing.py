@@ -2,7 +2,10 @@
 its sweep), never in a web request.
 
 Pairing is race-safe: each arena's pairing runs in one transaction holding the arena's row lock (as joining does),
-so two workers pairing the same arena at once queue, and the second sees the first's games. A player's
+so two workers pairing the same arena at once queue, and the second sees the first's games. The lock is PostgreSQL's
+``FOR NO KEY UPDATE`` (``no_key``): it queues the arena's own writers but not the foreign-key checks of the rows that
+point at the arena (a game's end, committing, checks its ``Game.arena``; with ``FOR UPDATE`` it waited for the end of
+the arena, which waited for that game: a deadlock ``make arena-sim`` found). A player's
 ``current_game`` is set in that transaction and cleared in the one that ends the game (``arena_scores``), so no
 player is ever in two games of one arena, and no pair is made twice at once. Only players who are joined, not
 withdrawn, free and seen in the last 30 seconds (``games.arena.PRESENCE``) are paired; whom with is
@@ -66,7 +69,7 @@ def pair_arena(*, arena_id: int, now: datetime | None = None) -> list[Game]:
     moment of the pairing (by default the clock's, read once the arena's lock is held: a pairing that waited for the
     lock past the end, or behind the end itself, makes nothing)."""
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        arena = Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
         now = now or timezone.now()
         if arena is None or arena.status(now) != "running":
             return []
@@ -88,7 +91,7 @@ def end_arena(*, arena_id: int, now: datetime | None = None) -> int:
     before both first moves), and the standings are final. Returns the games it ended; done once."""
     ended = 0
     with transaction.atomic():
-        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        arena = Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
         now = now or timezone.now()
         if arena is None or arena.closed is not None or now < arena.ends_at:
             return 0

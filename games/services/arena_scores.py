@@ -37,7 +37,9 @@ def arena_game_over(locked: Game, *, now: datetime | None = None) -> None:
     arena game not yet counted: each player's points, streak and games, and both are free to be paired again."""
     if locked.arena_id is None:
         return
-    pairing = ArenaPairing.objects.select_for_update().filter(game_id=locked.pk, counted__isnull=True).first()
+    # the pairing's row alone (of=self): locking the arena's too would queue every game's end behind the pairing
+    pairing = (ArenaPairing.objects.select_for_update(of=("self",)).filter(game_id=locked.pk, counted__isnull=True)
+               .order_by("pk").first())
     if pairing is None:
         return
     now = now or timezone.now()

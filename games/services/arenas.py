@@ -118,7 +118,7 @@ def arena_join(*, arena: Arena | int, player, password: Any = "", now: datetime 
     and someone is free. ArenaFinished once it is over; ArenaPassword for a protected one without its password
     (a player coming back needs none)."""
     with transaction.atomic():
-        locked = Arena.objects.select_for_update().filter(pk=arena_by_id(_id(arena)).pk).get()
+        locked = Arena.objects.select_for_update(no_key=True).filter(pk=arena_by_id(_id(arena)).pk).get()
         now = now or timezone.now()  # read under the lock: the moment the player is in
         if locked.status(now) == "finished":
             raise ArenaFinished("this arena is over: join another one")
@@ -147,7 +147,7 @@ def arena_withdraw(*, arena: Arena | int, player) -> ArenaPlayer:
     """``player`` stops being paired in ``arena``: they keep their score (and a game they are playing goes on) and
     may join again. NotInArena if they never joined."""
     with transaction.atomic():
-        locked = Arena.objects.select_for_update().filter(pk=arena_by_id(_id(arena)).pk).get()
+        locked = Arena.objects.select_for_update(no_key=True).filter(pk=arena_by_id(_id(arena)).pk).get()
         entry = ArenaPlayer.objects.select_for_update().filter(arena=locked, player=player).first()
         if entry is None:
             raise NotInArena("you have not joined this arena")
@@ -181,7 +181,8 @@ def arena_berserk(*, game: Game | int, player) -> Game:
         if not sides:
             raise NotSeated("you are not playing in this game")
         check_playable(locked)
-        pairing = ArenaPairing.objects.select_for_update().select_related("arena").filter(game=locked).first()
+        pairing = (ArenaPairing.objects.select_for_update(of=("self",)).select_related("arena").filter(game=locked)
+                   .order_by("pk").first())
         if pairing is None:
             raise BerserkRefused("berserk is for arena games")
         if not pairing.arena.berserk:
