@@ -19,8 +19,10 @@ games' results, replayed through ``games.arena.scoring``. Exit status 1 if a che
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -276,6 +278,7 @@ def _setup(database: str | None) -> str:
         os.environ["DATABASE_URL"] = database
     else:
         folder = tempfile.mkdtemp(prefix="arena-sim-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)  # thrown away with the run
         os.environ["DATABASE_URL"] = f"sqlite:///{folder}/sim.sqlite3"
     import logging
 
