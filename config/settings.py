@@ -253,6 +253,13 @@ GAME_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_SECONDS", "0.
 GAME_ANALYSIS_TOTAL_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_TOTAL_SECONDS", "20"))
 POSITION_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_POSITION_ANALYSIS_SECONDS", "0.05" if TESTING else "1.0"))
 
+# Arena tournaments: the site schedules a few each hour for its busiest pools (games.services.arenas.schedule_arenas,
+# run by the task workers' sweep); DJANGO_ARENA_SCHEDULE=0 turns that off (the tests do).
+ARENA_SCHEDULE = os.environ.get("DJANGO_ARENA_SCHEDULE", "0" if TESTING else "1") == "1"
+# Puzzles (games.services.puzzles): cut from each finished game once it is analysed, in the task workers;
+# DJANGO_PUZZLES=0 turns that off.
+PUZZLES = os.environ.get("DJANGO_PUZZLES", "1") == "1"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

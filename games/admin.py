@@ -1,4 +1,5 @@
-"""Admin for games: their moves shown read-only; filters by variant, status and result; ratings to look up."""
+"""Admin for games: their moves shown read-only; filters by variant, status and result; ratings to look up. Arenas
+and puzzles: ``games.admin_contests``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from . import admin_contests  # noqa: F401 - arenas and puzzles: registered there
 from .errors import GameError
 from .models import Game, Move, Opponent, Rating, Seek
 from .positions import game_variant

@@ -140,3 +140,36 @@ class SeekTaken(GameError):
 
 class AbortRefused(GameError):
     """Asked to abort a game that can no longer be (both sides have made their first move) or never could."""
+
+
+class ArenaNotFound(GameError):
+    """No such arena tournament."""
+
+
+class InvalidArena(InvalidGameSettings):
+    """An arena asked for a board, clock, length, start or password the site does not allow."""
+
+
+class ArenaFinished(GameError):
+    """The arena is over: nobody joins it any more."""
+
+
+class ArenaPassword(GameError):
+    """The arena is protected by a password, and the one given (if any) is not it."""
+
+
+class NotInArena(GameError):
+    """Asked to withdraw from an arena one has not joined."""
+
+
+class BerserkRefused(GameError):
+    """Berserk asked for where it cannot be: not an arena game, not allowed in this arena, already done, or after
+    one's first move."""
+
+
+class PuzzleNotFound(GameError):
+    """No such puzzle, or none left to serve on that board."""
+
+
+class PuzzleDone(GameError):
+    """A move or a hint on a puzzle whose try is over."""

@@ -279,7 +279,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         can_cancel=is_open and mine,
         can_decline=is_open and pid is not None and game.invitee_id == pid,
         # after a declined offer, only the player who declined it may offer one
-        can_offer_rematch=two_players and game.is_finished and rematch is None
+        can_offer_rematch=two_players and game.is_finished and rematch is None and game.arena_id is None
         and (offered_by is None or flags["rematch_declined_by_you"]),
         can_offer_draw=running and draw_by is None and game.draw_offer_ply != game.ply,
         draw_declined=running and draw_by is None and game.draw_offer_ply == game.ply,

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(path for path in (ROOT / "games").rglob("*.py") if "migrations" not in path.parts)
 #: packages of plain Python: no Django, no apps
-PURE = ("games.engine", "games.rating")
+PURE = ("games.engine", "games.rating", "games.arena")
 
 
 def module_name(path: Path) -> str:

@@ -43,12 +43,12 @@ def under(path: Path, *prefixes: str) -> bool:
 
 #: (who, what they must never import, why)
 RULES = [
-    (("games.engine", "games.rating"),
+    (("games.engine", "games.rating", "games.arena"),
      ("django", "games.models", "games.services", "games.selectors", "games.web", "games.api", "push", "players",
       "config"),
-     "the rules are pure Python: the engine (boards, clocks) and the ratings' rules"),
+     "the rules are pure Python: the engine (boards, clocks), the ratings' and the arenas' rules"),
     (("games.services", "games.selectors", "games.positions", "games.pov", "games.live", "games.rating",
-      "games.errors", "games.records", "games.models"),
+      "games.errors", "games.records", "games.models", "games.arena", "games.standings", "games.puzzles"),
      ("games.web", "games.api", "games.edge", "config"), "the domain never imports the edges or the wiring"),
     (("games.edge",), ("games.web", "games.api", "games.services", "games.selectors", "config"),
      "what the edges share builds on the domain's errors alone"),

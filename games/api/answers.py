@@ -103,6 +103,7 @@ def game_summary(game: Game, seen: GameView | SeatsView) -> dict[str, Any]:
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
         "pool": game.pool or None,
         "unrated_reason": game.unrated_reason or None,
+        "arena": game.arena_id,
         "played_on_from": (
             {"game": game.played_on_from_id, "ply": game.played_on_ply} if game.played_on_from_id else None
         ),

@@ -160,9 +160,17 @@ def _not_allowed_view(allowed: list[str], answer: Any, *, path_params: set[str])
     def not_allowed_for_seek(request: HttpRequest, seek_id: int) -> HttpResponse:
         return not_allowed(request)
 
-    if "game_id" in path_params:
-        return not_allowed_for_game
-    return not_allowed_for_seek if "seek_id" in path_params else not_allowed
+    def not_allowed_for_arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+        return not_allowed(request)
+
+    def not_allowed_for_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+        return not_allowed(request)
+
+    by_param = {
+        "game_id": not_allowed_for_game, "seek_id": not_allowed_for_seek, "arena_id": not_allowed_for_arena,
+        "puzzle_id": not_allowed_for_puzzle,
+    }
+    return next((view for name, view in by_param.items() if name in path_params), not_allowed)
 
 
 def _unknown_endpoints(answer: Any) -> Router:

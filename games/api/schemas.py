@@ -337,6 +337,7 @@ class GameSummaryOut(Schema):
     pool: str | None = Field(
         None, description="a game between two players: the rating pool it counts in (<board>:<speed>)"
     )
+    arena: int | None = Field(None, description="a game of an arena tournament: the arena (GET /api/arenas/{id})")
     played_on_from: PlayedOnOut | None = Field(
         ..., description="a game started by POST .../play-on: the finished game and the position it started from"
     )

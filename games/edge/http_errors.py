@@ -49,6 +49,14 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.NotYourSeek: HttpError(403, "not_your_seek"),
     errors.OwnSeek: HttpError(400, "own_seek"),
     errors.SeekTaken: HttpError(409, "seek_taken"),
+    errors.ArenaNotFound: HttpError(404, "arena_not_found"),
+    errors.InvalidArena: HttpError(400, "invalid_settings"),
+    errors.ArenaFinished: HttpError(409, "arena_finished"),
+    errors.ArenaPassword: HttpError(403, "arena_password"),
+    errors.NotInArena: HttpError(409, "not_joined"),
+    errors.BerserkRefused: HttpError(409, "berserk_refused"),
+    errors.PuzzleNotFound: HttpError(404, "not_found"),
+    errors.PuzzleDone: HttpError(409, "puzzle_done"),
 }
 
 

@@ -67,6 +67,8 @@ class Game(models.Model):
         TIME = "time", "time ran out"
         #: ended without a result before each side had made a first move (by a player, or by the sweep)
         ABORTED = "aborted", "aborted"
+        #: still running when its arena ended: finished as a draw and counted (games.services.arenas)
+        ARENA = "arena", "the arena ended"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -192,6 +194,8 @@ class Game(models.Model):
     #: a running game with a clock: when the sweep must look at it (the running side's flag falls then, or,
     #: before each side's first move, the grace for that move ends and the game is aborted); else null
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: a game of an arena tournament (games.models.arena): paired by the arena, counted in its standings
+    arena = models.ForeignKey("Arena", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -388,6 +392,8 @@ class Game(models.Model):
         if self.result_reason == self.Reason.DECIDED:
             return f"{'Draw' if self.result == self.Result.DRAW else f'{self.result} wins'} (decided by the staff)"
         if self.result == self.Result.DRAW:
+            if self.result_reason == self.Reason.ARENA:
+                return "Draw (the arena ended)"
             return "Draw (agreed)" if self.result_reason == self.Reason.AGREED else "Draw"
         if self.result in SIDES:
             text = f"{self.result} wins"

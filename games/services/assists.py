@@ -27,6 +27,7 @@ from ..positions import current_moves, game_variant, initial_state, state_after,
 from ..selectors import game_for_viewer
 from .common import check_playable
 from .computer import answers_at_once
+from .puzzles import missed_win_moves, puzzles_when_analysed
 from .queue import ASSIST_QUEUE, LOST_AFTER, pending, task
 
 
@@ -205,6 +206,8 @@ def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVer
         game = Game.objects.filter(pk=game_id).first()
         if game is not None:
             changed(game, lobby=False)  # an open replay shows it
+            if missed_win_moves(verdicts):
+                puzzles_when_analysed(game_id)  # a missed win may be a puzzle: the workers cut it
     return verdicts
 
 

@@ -16,6 +16,7 @@ from ..errors import (
 from ..live import changed
 from ..models import Game
 from ..selectors import claim_win_after, game_for_viewer
+from .arena_scores import arena_game_over
 from .assists import analyse_when_over
 from .common import check_playable
 from .ratings import rate_game
@@ -59,6 +60,7 @@ def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = N
             *stop_clock(locked, now), *rate_game(locked),
         ]
     )
+    arena_game_over(locked, now=now)
     if locked.ply:
         analyse_when_over(locked)
     changed(locked)

@@ -42,6 +42,7 @@ from ..positions import (
     state_after,
 )
 from ..selectors import game_for_viewer, games_waiting_for_computer
+from .arena_scores import arena_game_over
 from .assists import analyse_when_over
 from .common import check_playable
 from .computer import WATCH_PACE, answers_at_once, fair_priority, game_owner_id, seat_strategy
@@ -116,6 +117,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     if state.is_over:
         if rated := rate_game(game):
             game.save(update_fields=rated)
+        arena_game_over(game, now=now)
         analyse_when_over(game)
     return Position(game=game, state=state, moves=all_moves)
 

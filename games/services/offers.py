@@ -91,6 +91,8 @@ def _check_rematch(locked: Game, player) -> None:
         raise RematchRefused("a rematch is for games between two players; start a new game instead")
     if not locked.is_finished:
         raise RematchRefused("the game is not over yet")
+    if locked.arena_id is not None:
+        raise RematchRefused("an arena game has no rematch: the arena pairs you again")
     if Game.objects.filter(rematch_of=locked).exists():
         raise RematchRefused("the rematch has already been agreed")
 

@@ -34,6 +34,7 @@ from ..errors import AbortRefused, GameFinished, InvalidGameSettings, NotSeated
 from ..live import changed
 from ..models import LEVELS, Game, Opponent
 from ..selectors import game_for_viewer
+from .arena_scores import arena_game_over
 from .common import check_playable
 from .endings import end_game, stop_clock
 
@@ -179,6 +180,7 @@ def abort(locked: Game, now: datetime | None = None) -> Game:
             *fields,
         ]
     )
+    arena_game_over(locked, now=now)  # an arena game aborted: worth nothing, its players free again
     changed(locked)
     return locked
 

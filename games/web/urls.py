@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import assists, challenges, history, live, offers, pages, play, records, replay, seeks
+from .views import arenas, assists, challenges, history, live, offers, pages, play, records, replay, seeks
 
 app_name = "games"
 
@@ -45,4 +45,12 @@ urlpatterns = [
     path("<int:pk>/rematch/", offers.rematch_offer_view, name="rematch"),
     path("<int:pk>/rematch/accept/", offers.rematch_accept_view, name="rematch_accept"),
     path("<int:pk>/rematch/decline/", offers.rematch_decline_view, name="rematch_decline"),
+    path("<int:pk>/berserk/", arenas.game_berserk_view, name="berserk"),
+    path("arenas/", arenas.arena_list, name="arenas"),
+    path("arenas/new/", arenas.arena_create_view, name="arena_create"),
+    path("arenas/<int:pk>/", arenas.arena_page, name="arena"),
+    path("arenas/<int:pk>/live/", arenas.arena_live, name="arena_live"),
+    path("arenas/<int:pk>/ping/", arenas.arena_ping_view, name="arena_ping"),
+    path("arenas/<int:pk>/join/", arenas.arena_join_view, name="arena_join"),
+    path("arenas/<int:pk>/withdraw/", arenas.arena_withdraw_view, name="arena_withdraw"),
 ]

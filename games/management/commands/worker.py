@@ -13,6 +13,9 @@ django-tasks-db's worker loop, plus what the site needs around it:
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
   (games.services.timekeeping); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
+- an arena loop (every ``--arena-every`` seconds) pairs the free players of every running arena tournament and ends
+  the arenas whose time is up (games.services.arena_pairing: race-safe, several workers at once are harmless); the
+  sweep also schedules the site's own arenas for the next hour (games.services.arenas.schedule_arenas);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference);
 - it outlives the database: a database error in the queue's loop (SQLite's write lock held for long by a backup,
   PostgreSQL restarting) is logged and the loop starts again after a pause that grows to 30 s, instead of the
@@ -39,6 +42,8 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from config.sqlite import refresh_statistics
+from games.services.arena_pairing import sweep_arenas
+from games.services.arenas import schedule_arenas
 from games.services.moves import sweep_computer_turns
 from games.services.queue import LOST_AFTER
 from games.services.seeks import sweep_seeks
@@ -81,6 +86,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sweep-every", type=float, default=5.0, help="seconds between sweeps for lost turns; 0: none"
         )
+        parser.add_argument(
+            "--arena-every", type=float, default=1.0,
+            help="seconds between arena pairings (default: %(default)s); 0: none",
+        )
         parser.add_argument("--max-tasks", type=int, default=None, help="stop after this many tasks (tests)")
         parser.add_argument("--batch", action="store_true", help="run what is ready, then stop")
         parser.add_argument("--worker-id", default="", help="unique id in the pool (default: a random one)")
@@ -91,6 +100,8 @@ class Command(BaseCommand):
         worker_id = options["worker_id"] or f"{os.uname().nodename[:20]}-{os.getpid()}-{get_random_string(8)}"
         if options["sweep_every"] > 0 and not options["batch"]:
             threading.Thread(target=self._sweep_forever, args=(options["sweep_every"],), daemon=True).start()
+        if options["arena_every"] > 0 and not options["batch"]:
+            threading.Thread(target=self._arenas_forever, args=(options["arena_every"],), daemon=True).start()
         worker = Worker(
             queue_names=options["queues"].split(","), interval=options["interval"], batch=options["batch"],
             backend_name="default", startup_delay=False, max_tasks=options["max_tasks"], worker_id=worker_id,
@@ -136,6 +147,7 @@ class Command(BaseCommand):
                 if ended:
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
                 sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
+                schedule_arenas()  # the site's own arenas of the next hour (unless ARENA_SCHEDULE is off)
             except Exception:  # a locked or restarting database, or a bug: logged, and the next round tries again
                 logger.exception("sweep failed")
             finally:
@@ -144,3 +156,18 @@ class Command(BaseCommand):
                 except (DatabaseError, InterfaceError):
                     logger.debug("closing the broken connection failed", exc_info=True)
             time.sleep(every)
+
+    def _arenas_forever(self, every: float) -> None:
+        """Arena tournaments: pair their free players within about ``every`` seconds, end them on time."""
+        while True:
+            began = time.monotonic()
+            try:
+                sweep_arenas()
+            except Exception:  # as the sweep: logged, and the next round tries again
+                logger.exception("arena pairing failed")
+            finally:
+                try:
+                    close_old_connections()
+                except (DatabaseError, InterfaceError):
+                    logger.debug("closing the broken connection failed", exc_info=True)
+            time.sleep(max(0.05, every - (time.monotonic() - began)))  # every ``every`` s, however long it took

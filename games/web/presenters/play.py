@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from ...models import Game
 from ...pov import GameView, clock_text, other_side
+from .arenas import game_arena
 from .board import live_board
 from .drawn import draw_each
 from .moves import move_pairs, move_rows
@@ -35,7 +36,7 @@ GAME_URLS = (
     ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"), ("takeback", "takeback"),
     ("again", "again"), ("hint", "hint"), ("rematch", "rematch"), ("rematch_accept", "rematch_accept"),
     ("rematch_decline", "rematch_decline"), ("replay", "replay"), ("accept", "accept"), ("cancel", "cancel"),
-    ("decline", "decline"), ("record", "record"), ("abort", "abort"),
+    ("decline", "decline"), ("record", "record"), ("abort", "abort"), ("berserk", "berserk"),
 )
 
 
@@ -183,6 +184,7 @@ def play_context(
         "premove": premove(request, view),
         "clock_control": view.clock.control if view.clock else "",
         **first_move(game, view),
+        **game_arena(view),
     }
 
 
