@@ -183,6 +183,8 @@ def test_a_cancelled_challenge_leaves_nothing_to_accept(new_context, expected_ht
     alice = Player.objects.create_user("alice", password="a-Str0ng-passphrase-42")
     game = challenge_create(player=alice, variant="classic", invitee=Player.objects.get(username="bob"))
     expected_http_errors.add((404, "GET", f"/games/{game.pk}/poll/"))
+    # a stream that reconnects after the cancel (before the page has heard of it) is told the game is gone
+    expected_http_errors.add((404, "GET", "/games/live/"))
     bob.goto(f"/games/{game.pk}/")
     expect(bob.locator("#accept-challenge")).to_be_visible()
     polls = count_polls(bob)
