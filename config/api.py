@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import NinjaAPI
 
-from games.api import assists, catalogue, challenges, errors, games, moves, offers, records, seeks
+from games.api import assists, bots, catalogue, challenges, errors, games, moves, offers, records, seeks, streams
 from games.api.auth import SignedInSession, TokenAuth
 from games.api.parser import BoundedParser
 
@@ -25,7 +25,7 @@ api = NinjaAPI(
 
 ROUTERS = (
     catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router,
-    seeks.router,
+    seeks.router, bots.router, streams.router,
 )
 for router in ROUTERS:
     api.add_router("", router)

@@ -140,3 +140,15 @@ class SeekTaken(GameError):
 
 class AbortRefused(GameError):
     """Asked to abort a game that can no longer be (both sides have made their first move) or never could."""
+
+
+class NotABot(GameError):
+    """A bot endpoint (``/api/bot/...``) asked by an account that is not a bot."""
+
+
+class BotRefused(GameError):
+    """Something a bot account may not do: play through the web pages, seek a game in the pool of people."""
+
+
+class BotUpgradeRefused(GameError):
+    """An account that cannot become a bot: it has played a rated game against a person (or is a bot already)."""

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
 from .engine import VARIANTS
 from .errors import GameNotFound
-from .models import LEVELS, Game, Opponent, Rating, Seek
+from .models import LEVELS, ChallengeEnd, Game, Opponent, Rating, Seek
 from .rating.matchmaking import SEEK_TTL
 
 #: history filter on the result from the player's point of view
@@ -383,11 +383,12 @@ def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
+def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE, *, bots: bool = False) -> list[Rating]:
     """The best-rated active players in ``pool`` (a pool key), best first (ties: more games, then the earlier
-    to get there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
+    to get there), with their player loaded; each row has ``rank`` (1 for the first). People and bots are listed
+    apart (``bots``: the bot accounts' list). One query."""
     rows = list(
-        Rating.objects.filter(pool=pool, player__is_active=True, games__gt=0)
+        Rating.objects.filter(pool=pool, player__is_active=True, player__is_bot=bots, games__gt=0)
         .select_related("player")
         .order_by("-rating", "-games", "updated", "player_id")[:limit]
     )
@@ -429,9 +430,12 @@ def games_waiting_for_computer(*, changed_before=None, owner: int | None = None)
             | Q(created_by__isnull=True, x_player_id=owner)
             | Q(created_by__isnull=True, x_player__isnull=True, o_player_id=owner)
         )
+    # a Swap2 game's seat to move follows its opening's choices, not the ply: every one with a computer seat is
+    # listed (the sweep asks each whose turn it is)
+    swap2 = Q(options__opening="swap2") & (computer("x") | computer("o"))
     return (
         games.annotate(ply_parity=Mod("ply", 2))
-        .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
+        .filter((computer("x") & x_to_move) | (computer("o") & o_to_move) | swap2)
         .order_by("updated")
     )
 
@@ -448,3 +452,58 @@ def fresh_seeks(*, now) -> QuerySet[Seek]:
 def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
     """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players."""
     return list(fresh_seeks(now=now).select_related("player").order_by("created", "id")[:limit])
+
+
+# Bots and the accounts' event streams (issue 33) --------------------------------------------------------
+
+
+def played_rated_game_against_person(player) -> bool:
+    """Whether ``player`` has played a rated game against a person (not a bot): such an account stays a person."""
+    rated = Q(x_rating_after__isnull=False)
+    as_x = Q(x_player=player) & Q(o_player__is_bot=False)
+    as_o = Q(o_player=player) & Q(x_player__is_bot=False)
+    return Game.objects.filter(rated & (as_x | as_o)).exists()
+
+
+def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
+    return games.select_related("x_player", "o_player", "created_by", "invitee")
+
+
+def pending_challenges(player) -> list[Game]:
+    """Challenges still waiting that concern ``player``: sent to them, or made by them; oldest first."""
+    return list(
+        _with_players(Game.objects.filter(Q(invitee=player) | Q(created_by=player), status=Game.Status.OPEN))
+        .order_by("created", "id")[:LOBBY_LIMIT]
+    )
+
+
+def running_games(player) -> list[Game]:
+    """The running games ``player`` sits in, oldest first."""
+    return list(
+        _with_players(Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=Game.Status.ACTIVE))
+        .order_by("created", "id")
+    )
+
+
+def games_finished_since(player, since: datetime) -> list[Game]:
+    """``player``'s games that ended at ``since`` or later, oldest first."""
+    return list(
+        _with_players(Game.objects.filter(
+            Q(x_player=player) | Q(o_player=player), status=Game.Status.FINISHED, finished__gte=since
+        )).order_by("finished", "id")
+    )
+
+
+def challenge_ends(game_ids: Sequence[int]) -> dict[int, str]:
+    """Why the challenges ``game_ids`` went away (``ChallengeEnd.Reason`` values), for those that did."""
+    return dict(ChallengeEnd.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "reason"))
+
+
+def challenges_unanswered_by_bots(*, before: datetime) -> QuerySet[Game]:
+    """Challenges sent to a bot before ``before`` and still waiting (the sweep takes them as declined)."""
+    return Game.objects.filter(status=Game.Status.OPEN, invitee__is_bot=True, created__lt=before).order_by("created")
+
+
+def bots(*, limit: int = LOBBY_LIMIT) -> list[Any]:
+    """The active bot accounts, by name: the lobby's list of bots to challenge."""
+    return list(get_user_model().objects.filter(is_bot=True, is_active=True).order_by("username")[:limit])

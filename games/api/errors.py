@@ -160,6 +160,11 @@ def _not_allowed_view(allowed: list[str], answer: Any, *, path_params: set[str])
     def not_allowed_for_seek(request: HttpRequest, seek_id: int) -> HttpResponse:
         return not_allowed(request)
 
+    def not_allowed_for_game_move(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+        return not_allowed(request)
+
+    if path_params == {"game_id", "name"}:
+        return not_allowed_for_game_move
     if "game_id" in path_params:
         return not_allowed_for_game
     return not_allowed_for_seek if "seek_id" in path_params else not_allowed

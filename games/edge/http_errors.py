@@ -49,6 +49,9 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.NotYourSeek: HttpError(403, "not_your_seek"),
     errors.OwnSeek: HttpError(400, "own_seek"),
     errors.SeekTaken: HttpError(409, "seek_taken"),
+    errors.NotABot: HttpError(403, "not_a_bot"),
+    errors.BotRefused: HttpError(403, "bot_refused"),
+    errors.BotUpgradeRefused: HttpError(409, "upgrade_refused"),
 }
 
 

@@ -266,7 +266,10 @@ class Game(models.Model):
         player_id = self.seat_player_id(side)
         if player_id is not None:
             player = self.seat_player(side)
-            return player.get_username() if player is not None else f"player {player_id}"
+            # a bot account is "BOT name" wherever its name is shown (issue 33)
+            if player is None:
+                return f"player {player_id}"
+            return getattr(player, "display_name", None) or player.get_username()
         level, strategy = self.seat_computer(side)
         if strategy:
             return f"Computer ({strategy})"

@@ -8,6 +8,7 @@
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
 - ``timekeeping``: the server's clocks between people (charging moves, flags, the sweep) and aborting a game;
+- ``bots``: an account becoming a bot, challenges a bot leaves unanswered (taken as declined);
 - ``seeks``: quick pairing (a seek, its pings, the pairing itself, cancelling, playing someone's seek);
 - ``records``: a game record imported as a game, a new game from a position string (the analysis board);
 - ``computer`` and ``common``: which strategy sits on a seat, the row lock;
@@ -25,6 +26,7 @@ The names below are the public face: ``from games.services import move_play``.
 from __future__ import annotations
 
 from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
+from .bots import bot_upgrade, sweep_bot_challenges
 from .challenges import challenge_accept, challenge_cancel, challenge_decline
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
@@ -39,6 +41,7 @@ __all__ = [
     "answers_at_once",
     "can_abort",
     "ask_computer",
+    "bot_upgrade",
     "challenge_accept",
     "challenge_cancel",
     "challenge_create",
@@ -71,6 +74,7 @@ __all__ = [
     "seek_create",
     "seek_ping",
     "settled",
+    "sweep_bot_challenges",
     "sweep_clocks",
     "sweep_idle_games",
     "sweep_seeks",

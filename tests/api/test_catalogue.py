@@ -13,7 +13,7 @@ def test_variants_are_public_with_options_limits_and_strategies(client):
     variants = {v["key"]: v for v in response.json()}
     assert list(variants) == ["classic", "four", "nxn", "mnk", "ultimate", "multi"]
     size = variants["nxn"]["options"][0]
-    assert size == {"name": "size", "type": "integer", "default": 5, "minimum": 3, "maximum": 10}
+    assert size == {"name": "size", "type": "integer", "default": 5, "minimum": 3, "maximum": 10, "choices": None}
     assert {o["name"] for o in variants["mnk"]["options"]} == {"rows", "cols", "k"}
     assert variants["ultimate"]["options"][0]["type"] == "boolean" and variants["ultimate"]["nested"]
     assert variants["ultimate"]["default_cells"] == 81

@@ -12,7 +12,8 @@ django-tasks-db's worker loop, plus what the site needs around it:
   backend's own table, beside the backend's worker loop);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
-  (games.services.timekeeping); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
+  (games.services.timekeeping); it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks), and
+  takes as declined the challenges a bot left unanswered for 20 s (games.services.bots);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference);
 - it outlives the database: a database error in the queue's loop (SQLite's write lock held for long by a backup,
   PostgreSQL restarting) is logged and the loop starts again after a pause that grows to 30 s, instead of the
@@ -39,6 +40,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from config.sqlite import refresh_statistics
+from games.services.bots import sweep_bot_challenges
 from games.services.moves import sweep_computer_turns
 from games.services.queue import LOST_AFTER
 from games.services.seeks import sweep_seeks
@@ -136,6 +138,7 @@ class Command(BaseCommand):
                 if ended:
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
                 sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
+                sweep_bot_challenges()  # challenges a bot left unanswered for 20 s: taken as declined
             except Exception:  # a locked or restarting database, or a bug: logged, and the next round tries again
                 logger.exception("sweep failed")
             finally:

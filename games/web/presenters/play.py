@@ -158,7 +158,7 @@ def play_context(
         "poll_hidden": POLL_HIDDEN if every and view.sides and not game.is_finished else "",
         "claim_poll_at": claim_poll_at(view),
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if view.can_cancel else "",
-        "invitee_label": game.invitee.get_username() if game.invitee_id else "",
+        "invitee_label": game.invitee.display_name if game.invitee_id else "",
         "oob": oob,
         "new_page": new_page,
         "players_oob": oob and players,
