@@ -285,7 +285,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         draw_declined=running and draw_by is None and game.draw_offer_ply == game.ply,
         can_claim_win=claim_after is not None and now >= claim_after,
         # a game between people in which a side has not made a first move yet: either player may abort it
-        can_abort=running and game.ply < 2,
+        can_abort=running and game.ply < game.first_moves,
     )
     return GameView(
         game=game, position=position, viewer_id=pid, sides=sides, status_text=text, status_tone=tone,

@@ -23,6 +23,7 @@ from django.db import models
 from django.db.models import Q
 
 from ..engine.clock import UNTIMED, Clock, TimeControl
+from ..engine.swap2 import FIRST_MOVES, movers
 from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
 from ..rating.glicko2 import is_provisional
 from ..rating.pools import pool_label
@@ -305,13 +306,37 @@ class Game(models.Model):
         fields = self.start_position.split("_", 3)
         return "O" if len(fields) > 2 and fields[2] == "o" else "X"
 
+    @property
+    def swap2(self) -> bool:
+        """Played with the Swap2 opening (games.engine.swap2): whose move it is follows the opening's choices."""
+        return (self.options or {}).get("opening") == "swap2"
+
+    def _swap2_movers(self) -> list[str]:
+        """A Swap2 game's seat of each move and, last, the seat to move (from the move-list cache, else the rows)."""
+        text = self.move_list
+        moves = [int(m) for m in text.split(",")] if text else []
+        if len(moves) != self.ply:
+            moves = list(Move.objects.filter(game_id=self.pk).order_by("ply").values_list("move", flat=True))
+        return movers(moves, self.options["rows"] * self.options["cols"])  # (only m,n,k boards have Swap2)
+
+    @property
+    def first_moves(self) -> int:
+        """Moves until each side has made one: 2, or 4 after a Swap2 opening's three stones and first choice. Clocks
+        start and aborts end there (games.services.timekeeping), and a game shorter than that is not rated."""
+        return FIRST_MOVES if self.swap2 else 2
+
     def mover(self, ply: int) -> str:
-        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn."""
+        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn (a Swap2 game:
+        as its opening says)."""
+        if self.swap2 and ply <= self.ply + 1:
+            return self._swap2_movers()[ply - 1]
         first = self.start_side
         return first if ply % 2 == 1 else ("O" if first == "X" else "X")
 
     @property
     def to_move(self) -> str:
+        if self.swap2:
+            return self._swap2_movers()[-1]
         first = self.start_side
         return first if self.ply % 2 == 0 else ("O" if first == "X" else "X")
 

@@ -20,6 +20,7 @@ from ...pov import GameView, clock_text
 from .board import live_board
 from .drawn import draw_each
 from .moves import move_rows
+from .swap2 import opening_context
 
 #: after a two-player game ends, its players' pages keep polling this long for a rematch offer
 REMATCH_WINDOW = timedelta(minutes=10)
@@ -166,6 +167,7 @@ def play_context(
         **(clocks(view) if players else {}),
         "clock_control": view.clock.control if view.clock and players else "",
         **first_move(game, view),
+        **opening_context(view),
     }
 
 
