@@ -327,12 +327,17 @@ def rating_history(player) -> dict[str, list[int]]:
 
 
 def games_to_move(player) -> QuerySet[Game]:
-    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even)."""
+    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even; in a
+    Swap2 game, as its ``turn`` says)."""
+    by_ply = Q(turn="")
     return (
         Game.objects.filter(status=Game.Status.ACTIVE, x_player__isnull=False, o_player__isnull=False)
         .exclude(x_player=F("o_player"))
         .annotate(ply_parity=Mod("ply", 2))
-        .filter(Q(x_player=player, ply_parity=0) | Q(o_player=player, ply_parity=1))
+        .filter(
+            Q(x_player=player) & ((by_ply & Q(ply_parity=0)) | Q(turn="X"))
+            | Q(o_player=player) & ((by_ply & Q(ply_parity=1)) | Q(turn="O"))
+        )
     )
 
 
@@ -419,8 +424,9 @@ def games_waiting_for_computer(*, changed_before=None, owner: int | None = None)
         return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
 
     o_first = Q(start_position__regex=r"^[^_]+_[^_]+_o")
-    x_to_move = (Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)
-    o_to_move = (Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)
+    by_ply = Q(turn="")  # a Swap2 game says whose turn it is (``Game.turn``)
+    x_to_move = by_ply & ((Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)) | Q(turn="X")
+    o_to_move = by_ply & ((Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)) | Q(turn="O")
     games = Game.objects.filter(status=Game.Status.ACTIVE)
     if changed_before is not None:
         games = games.filter(updated__lt=changed_before)
@@ -430,12 +436,9 @@ def games_waiting_for_computer(*, changed_before=None, owner: int | None = None)
             | Q(created_by__isnull=True, x_player_id=owner)
             | Q(created_by__isnull=True, x_player__isnull=True, o_player_id=owner)
         )
-    # a Swap2 game's seat to move follows its opening's choices, not the ply: every one with a computer seat is
-    # listed (the sweep asks each whose turn it is)
-    swap2 = Q(options__opening="swap2") & (computer("x") | computer("o"))
     return (
         games.annotate(ply_parity=Mod("ply", 2))
-        .filter((computer("x") & x_to_move) | (computer("o") & o_to_move) | swap2)
+        .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
         .order_by("updated")
     )
 

@@ -99,6 +99,10 @@ class Game(models.Model):
     #: cell numbers, so a move request rebuilds the position without reading the Move rows. The Move rows stay
     #: the record (replay, admin, API history); a cache whose length is not ``ply`` is ignored and they are read.
     move_list = models.TextField(blank=True, default="")
+    #: a Swap2 game's side to move, kept by the services beside ``ply`` (``note_turn``): there the ply's parity does
+    #: not say whose turn it is, and the queries that ask (the "your turn" badge, the games waiting for the
+    #: computer) read this; empty for every other game
+    turn = models.CharField(max_length=1, blank=True, default="", choices=[("X", "X"), ("O", "O")])
     #: bumped by the services on every change a page shows (moves, accept, resign, rematch offers)
     version = models.PositiveIntegerField(default=0)
 
@@ -318,6 +322,14 @@ class Game(models.Model):
         if len(moves) != self.ply:
             moves = list(Move.objects.filter(game_id=self.pk).order_by("ply").values_list("move", flat=True))
         return movers(moves, self.options["rows"] * self.options["cols"])  # (only m,n,k boards have Swap2)
+
+    def note_turn(self) -> list[str]:
+        """A Swap2 game: ``turn`` set to the side to move now (after ``ply`` and ``move_list`` were); the fields set
+        (none for another game)."""
+        if not self.swap2:
+            return []
+        self.turn = self.to_move
+        return ["turn"]
 
     @property
     def first_moves(self) -> int:

@@ -233,7 +233,7 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str | int)
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
         new.played_on_from, new.played_on_ply = game, ply
         new.save(update_fields=["start_board", "start_position", "ply", "move_list", "version", "played_on_from",
-                                "played_on_ply", "updated"])
+                                "played_on_ply", "updated", *new.note_turn()])
     return new
 
 

@@ -76,7 +76,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     game.updated = now
-    fields = ["ply", "move_list", "version", "updated"]
+    fields = ["ply", "move_list", "version", "updated", *game.note_turn()]
     if game.is_two_players:
         game.turn_started = now
         fields.append("turn_started")

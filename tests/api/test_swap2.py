@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
+from games.selectors import games_to_move
 from games.services import challenge_accept, challenge_create
 from players.models import ApiToken
 
@@ -48,7 +49,9 @@ def moves(client: Client, game: Game, *names: str) -> dict:
 )
 def test_every_branch_of_the_opening_through_the_api(duel, choices, chooser, then):
     game, alice, bob = duel
-    state = moves(alice, game, "h8", "h9", "j7")
+    moves(alice, game, "h8", "h9")
+    assert [g.pk for g in games_to_move(game.x_player)] == [game.pk]  # X places its three stones in a row
+    state = moves(alice, game, "j7")
     assert state["to_move"] == "O" and state["your_turn"] is False and state["pool"] == "mnk-15x15k5-swap2:blitz"
     seen = bob.get(f"/api/games/{game.pk}").json()
     assert seen["your_turn"] is True and seen["legal_moves"] == [225, 226, 227]
@@ -64,6 +67,9 @@ def test_every_branch_of_the_opening_through_the_api(duel, choices, chooser, the
     x_stone = state["cells"][7 * 15 + 7]  # h8, the opener's first stone: X's stones' holder
     assert x_stone == ("O" if choices[-1] == "swap" else "X")
     player = alice if then == "X" else bob
+    # the "your turn" badge and list follow the opening's choices, not the ply's parity
+    assert [g.pk for g in games_to_move(game.seat_player(then))] == [game.pk]
+    assert not games_to_move(game.seat_player("O" if then == "X" else "X")).exists()
     moves(player, game, "i9")
     record = player.get(f"/api/games/{game.pk}/record").content.decode()
     assert "opening=swap2" in record and f" {choices[0]} " in record
@@ -105,7 +111,8 @@ def test_the_computer_plays_its_opening_from_the_workers(token_client):
     state = moves(token_client, Game.objects.get(pk=game["id"]), "more", "a1", "o15")
     run_tasks()
     state = token_client.get(f"/api/games/{game['id']}").json()
-    assert state["moves"][-1]["name"] in ("stay", "swap") and state["moves"][-1]["side"] == "X"
+    choice = state["moves"][6]  # X's choice (then, after a swap, its stone: the O stones' next)
+    assert choice["name"] in ("stay", "swap") and choice["side"] == "X"
 
 
 def test_a_swap2_record_imports_back(token_client, duel):

@@ -5,15 +5,16 @@ and plays the game that follows itself, on the stones' position:
 
 - as the opener, it places an opening of ``BOOK``: three stones its evaluation finds near even (a random one of
   the book, turned by a random symmetry of the board);
-- choosing (``stay``, ``swap``, ``more``), it takes the stones its evaluation prefers: the O stones when they stand
-  better than even, the X stones when worse; near even (first choice only) it places two more stones, picked to
-  keep the position near even, and hands the choice back;
-- given the choice back after ``more``, it takes the better side by the same evaluation.
+- choosing after three stones, it takes the stones its evaluation prefers: the O stones when they stand better
+  than even, else the X stones (it does not ask for two more stones: that would only hand the same question to
+  the opener, on a position it measures less well);
+- given the choice after another player's ``more``, it takes the better side by the same evaluation.
 
-The evaluation is the ``gomoku`` search's value at depth ``EVAL_DEPTH`` for the side to move, which after the
-opener's three stones (or five) is the O stones: ``EVEN`` is where the two sides stand even, measured on the
-"pro" openings that split games between equal players (docs/ladder.md, "Swap2"). ``python -m
-games.engine.strategies.openings`` prints the book's values.
+The evaluation is the ``gomoku`` search's value at depth ``EVAL_DEPTH`` for the side to move, which after three
+stones (or five) is the O stones'. A search that stops after the X stones' reply leans to them, so the value at
+which the two sides stand even is below zero: ``EVEN`` after three stones, measured on the "pro" openings that
+split games between equal players (docs/ladder.md), and ``EVEN_FIVE`` after five (docs/ladder.md, "Swap2").
+``python -m games.engine.strategies.openings`` prints the book's values.
 """
 
 from __future__ import annotations
@@ -22,21 +23,21 @@ import random
 import sys
 from typing import Any
 
-from ..swap2 import CHOOSE, CHOOSE2, MORE, PLACE2, PLACE3, STAY, SWAP
+from ..swap2 import CHOOSE, CHOOSE2, PLACE2, PLACE3, STAY, SWAP
 from .base import OPENING_PLAYERS, Strategy
 from .gomoku import GomokuStrategy
-from .gomoku_board import Board, shape_for
 
 #: the depth of the evaluation's search (deterministic: a depth, not a time)
 EVAL_DEPTH = 2
 #: its time bound, seconds (a few hundredths are enough on an opening's few stones)
 EVAL_SECONDS = 1.0
-#: the value, for the O stones to move, at which the two sides stand even (see the module's words)
+#: the value, for the O stones to move after three stones, at which the two sides stand even (the module's words)
 EVEN = -200
-#: within this of even the chooser places two more stones rather than take a side
-MARGIN = 25
-#: two more stones: the candidates tried for the O stone and then for the X stone, by the search's pattern scores
-MORE_CANDIDATES = (6, 4)
+#: ... and after five: the O stones won 8 of 9 games between equal players (level 7) from five-stone positions
+#: valued -200 to -220 (docs/ladder.md, "Swap2")
+EVEN_FIVE = -260
+#: every opening of the book is valued within this of ``EVEN`` (tests/engine/test_swap2.py)
+BOOK_SPREAD = 10
 
 #: openings of three stones: the X stone, the O stone and the X stone, as (row, column) steps from the centre, each
 #: with the value ``book_values`` measured (within ``MARGIN`` of ``EVEN``)
@@ -94,32 +95,15 @@ def _place_three(board: Any, rng: random.Random) -> int:
     fits = [cells for cells in _book_moves(board) if cells[: len(xs)] == xs and cells[1: 1 + len(os)] == os]
     if fits:
         return rng.choice(fits)[board.ply]
-    # stones that begin no opening of the book (another player placed them): the empty cell nearest the centre
+    return _nearest_centre(board, rng)  # stones that begin no opening of the book
+
+
+def _nearest_centre(board: Any, rng: random.Random) -> int:
+    """The empty cell nearest the centre (ties at random): a stone of an opening the book does not know."""
     variant = board.variant
     return min(board.legal_moves(), key=lambda c: (
         abs(c // variant.cols - variant.rows // 2) + abs(c % variant.cols - variant.cols // 2), rng.random()
     ))
-
-
-def _candidates(board: Any, count: int) -> list[int]:
-    """The ``count`` empty cells the search's patterns rate best for the side to move."""
-    variant = board.variant
-    scan = Board(shape_for(variant.rows, variant.cols, variant.k), board.x, board.o).scan(board.ply & 1)
-    ranked = sorted(scan, key=lambda e: -(e[2] + e[4] * 0.9))
-    return [e[0] for e in ranked[:count]]
-
-
-def _place_two(board: Any, rng: random.Random) -> int:
-    """The next of the two more stones (an O stone, then an X stone): the one that leaves the position nearest
-    even once both are placed."""
-    best: list[tuple[float, int]] = []
-    firsts = [None] if board.ply == 4 else _candidates(board, MORE_CANDIDATES[0])
-    for first in firsts:
-        after_first = board if first is None else board.play(first)
-        for second in _candidates(after_first, MORE_CANDIDATES[1]):
-            value = stone_value(after_first.play(second))
-            best.append((abs(value - EVEN) + rng.random(), second if first is None else first))
-    return min(best)[1]
 
 
 def play_swap2(state: Any, strategy: Strategy) -> int:
@@ -130,17 +114,13 @@ def play_swap2(state: Any, strategy: Strategy) -> int:
     n = state.variant.cell_count
     if state.phase == PLACE3:
         return _place_three(board, rng)
-    if state.phase == PLACE2:
-        return _place_two(board, rng)
+    if state.phase == PLACE2:  # (not after its own choice: it never asks for more)
+        return _nearest_centre(board, rng)
     value = stone_value(board)  # for the O stones, to move
-    if state.phase == CHOOSE:  # the second player: O's stones so far
-        if value > EVEN + MARGIN:
-            return n + STAY
-        if value < EVEN - MARGIN:
-            return n + SWAP
-        return n + MORE
-    assert state.phase == CHOOSE2  # the opener, holding the X stones so far
-    return n + (SWAP if value > EVEN else STAY)
+    if state.phase == CHOOSE:  # the second player, holding the O stones so far: keep them if they are better
+        return n + (STAY if value > EVEN else SWAP)
+    assert state.phase == CHOOSE2  # the opener, holding the X stones so far: take the O stones if they are better
+    return n + (SWAP if value > EVEN_FIVE else STAY)
 
 
 OPENING_PLAYERS["swap2"] = play_swap2
