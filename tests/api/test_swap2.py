@@ -125,3 +125,15 @@ def test_a_swap2_record_imports_back(token_client, duel):
     body = imported.json()
     assert body["options"] == SWAP2 and [m["name"] for m in body["moves"]] == ["h8", "h9", "j7", "swap"]
     assert [m["side"] for m in body["moves"]] == ["X", "X", "X", "O"]
+
+
+def test_a_bot_makes_its_choice_by_name(player, make_player):
+    from games.services import bot_upgrade
+
+    bot = bot_upgrade(player=make_player("deepttt"))
+    game = challenge_accept(game=challenge_create(player=player, variant="mnk", options=SWAP2, invitee=bot),
+                            player=bot)
+    moves(client_of(player), game, "h8", "h9", "j7")
+    answer = post(client_of(bot), f"/api/bot/game/{game.pk}/move/STAY")
+    assert answer.status_code == 200 and answer.json()["moves"][-1]["name"] == "stay"
+    assert answer.json()["your_turn"] is True  # the O stones' holder places the next one

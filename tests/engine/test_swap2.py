@@ -19,7 +19,7 @@ from games.engine import (
     write_record,
 )
 from games.engine.clock import Clock, TimeControl
-from games.engine.strategies.openings import BOOK, BOOK_SPREAD, EVEN, book_values
+from games.engine.strategies.openings import BOOK, SYMMETRIES, book_values
 from games.engine.swap2 import CHOOSE, CHOOSE2, PLACE2, PLAY, movers
 
 SWAP2 = get_variant("mnk", opening="swap2")
@@ -176,10 +176,14 @@ def test_a_clock_runs_on_for_a_side_that_moves_twice():
     assert after.running == "X" and after.o_ms == 174_000  # charged 3 s, then the increment
 
 
-def test_the_book_openings_stand_near_even():
-    values = book_values()
-    assert len(values) == len(BOOK) >= 10
-    assert all(abs(value - EVEN) <= BOOK_SPREAD for _opening, value in values), values
+def test_the_books_openings_are_distinct_near_the_centre_and_came_out_near_even():
+    values = book_values()  # each is a legal opening: an X stone, an O stone, an X stone
+    assert len(values) == len(BOOK) >= 12
+    orbits = [{tuple(turn(*step) for step in opening) for turn in SYMMETRIES} for opening, _ in BOOK]
+    assert sum(map(len, orbits)) == len(set().union(*orbits))  # no opening is another one turned
+    for opening, score in BOOK:
+        assert opening[0] == (0, 0) and all(max(map(abs, step)) <= 4 for step in opening)
+        assert 0.4 <= score <= 0.6  # as measured by scripts/swap2_book.py
 
 
 @pytest.mark.parametrize("level", range(1, 9))
