@@ -462,39 +462,29 @@ def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
 
 def played_rated_game_against_person(player) -> bool:
     """Whether ``player`` has played a rated game against a person (not a bot): such an account stays a person."""
-    rated = Q(x_rating_after__isnull=False)
-    as_x = Q(x_player=player) & Q(o_player__is_bot=False)
-    as_o = Q(o_player=player) & Q(x_player__is_bot=False)
-    return Game.objects.filter(rated & (as_x | as_o)).exists()
+    against_person = Q(x_player=player, o_player__is_bot=False) | Q(o_player=player, x_player__is_bot=False)
+    return Game.objects.filter(Q(x_rating_after__isnull=False) & against_person).exists()
 
 
-def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
-    return games.select_related("x_player", "o_player", "created_by", "invitee")
+def _seated(player, status: str) -> QuerySet[Game]:
+    return Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=status).select_related(
+        "x_player", "o_player", "created_by", "invitee")
 
 
 def pending_challenges(player) -> list[Game]:
-    """Challenges still waiting that concern ``player``: sent to them, or made by them; oldest first."""
-    return list(
-        _with_players(Game.objects.filter(Q(invitee=player) | Q(created_by=player), status=Game.Status.OPEN))
-        .order_by("created", "id")[:LOBBY_LIMIT]
-    )
+    """Challenges still waiting that were sent to ``player`` or made by them, oldest first."""
+    games = _lobby_qs().filter(Q(invitee=player) | Q(created_by=player))
+    return list(games.order_by("created", "id")[:LOBBY_LIMIT])
 
 
 def running_games(player) -> list[Game]:
     """The running games ``player`` sits in, oldest first."""
-    return list(
-        _with_players(Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=Game.Status.ACTIVE))
-        .order_by("created", "id")
-    )
+    return list(_seated(player, Game.Status.ACTIVE).order_by("created", "id"))
 
 
 def games_finished_since(player, since: datetime) -> list[Game]:
     """``player``'s games that ended at ``since`` or later, oldest first."""
-    return list(
-        _with_players(Game.objects.filter(
-            Q(x_player=player) | Q(o_player=player), status=Game.Status.FINISHED, finished__gte=since
-        )).order_by("finished", "id")
-    )
+    return list(_seated(player, Game.Status.FINISHED).filter(finished__gte=since).order_by("finished", "id"))
 
 
 def challenge_ends(game_ids: Sequence[int]) -> dict[int, str]:
