@@ -137,3 +137,14 @@ def test_a_bot_makes_its_choice_by_name(player, make_player):
     answer = post(client_of(bot), f"/api/bot/game/{game.pk}/move/STAY")
     assert answer.status_code == 200 and answer.json()["moves"][-1]["name"] == "stay"
     assert answer.json()["your_turn"] is True  # the O stones' holder places the next one
+
+
+def test_a_takeback_against_the_computer_goes_back_to_the_players_own_move(token_client):
+    made = post(token_client, "/api/games", {"variant": "mnk", "options": {"opening": "swap2"}, "opponent": "easy"})
+    game = Game.objects.get(pk=made.json()["id"])
+    moves(token_client, game, "h8", "h9", "j7")  # the player (X) places three stones in a row
+    run_tasks()  # the computer (O) chooses, and places its stone if it kept the O stones
+    state = token_client.get(f"/api/games/{game.pk}").json()
+    assert state["moves"][3]["side"] == "O" and state["your_turn"]
+    back = post(token_client, f"/api/games/{game.pk}/takeback").json()
+    assert [m["name"] for m in back["moves"]] == ["h8", "h9"] and back["to_move"] == "X" and back["your_turn"]
