@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from ninja import NinjaAPI
 
-from games.api import arenas, assists, catalogue, challenges, errors, games, moves, offers, puzzles, records, seeks
+from games.api import (
+    arenas,
+    assists,
+    bots,
+    catalogue,
+    challenges,
+    errors,
+    games,
+    moves,
+    offers,
+    puzzles,
+    records,
+    seeks,
+    streams,
+)
 from games.api.auth import SignedInSession, TokenAuth
 from games.api.parser import BoundedParser
 
@@ -25,7 +39,7 @@ api = NinjaAPI(
 
 ROUTERS = (
     catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router,
-    seeks.router, arenas.router, puzzles.router,
+    seeks.router, arenas.router, puzzles.router, bots.router, streams.router,
 )
 for router in ROUTERS:
     api.add_router("", router)

@@ -105,6 +105,8 @@ LIVE_STREAMS = _env_bool("LIVE_STREAMS", True)
 LIVE_STREAMS_PER_PLAYER = int(os.environ.get("LIVE_STREAMS_PER_PLAYER", "12"))
 # About how long (ms) a page refused a stream waits before trying again (static/js/live.js; it polls meanwhile).
 LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "15000"))
+# Seconds between the keep-alive lines of the bot API's streams (games.api.streams) when nothing happens.
+BOT_STREAM_KEEPALIVE = float(os.environ.get("BOT_STREAM_KEEPALIVE", "5"))
 
 ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/

@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from config.api import api
 from config.views import healthz, readyz
+from games.web.responses import people_only
 from games.web.views import analysis as game_analysis
 from games.web.views import home as game_home
 from games.web.views import pages as game_pages
@@ -46,7 +47,7 @@ urlpatterns = [
     path("analysis/", game_analysis.analysis_board, name="analysis"),
     path("analysis/best/", game_analysis.analysis_best, name="analysis_best"),
     path("analysis/best/result/", game_analysis.analysis_best_result, name="analysis_best_result"),
-    path("analysis/play/", game_analysis.analysis_play, name="analysis_play"),
+    path("analysis/play/", people_only(game_analysis.analysis_play), name="analysis_play"),  # bots: the API
     path("puzzles/", game_puzzles.puzzles_home, name="puzzles"),
     path("puzzles/next/", game_puzzles.puzzle_next_view, name="puzzle_next"),
     path("puzzles/<int:pk>/", game_puzzles.puzzle_page, name="puzzle"),

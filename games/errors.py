@@ -173,3 +173,16 @@ class PuzzleNotFound(GameError):
 
 class PuzzleDone(GameError):
     """A move or a hint on a puzzle whose try is over."""
+
+
+class NotABot(GameError):
+    """A bot endpoint (``/api/bot/...``) asked by an account that is not a bot."""
+
+
+class BotRefused(GameError):
+    """Something a bot account may not do: play through the web pages, seek a game in the pool of people, join an
+    arena."""
+
+
+class BotUpgradeRefused(GameError):
+    """An account that cannot become a bot: it has played a rated game against a person (or is a bot already)."""

@@ -54,6 +54,11 @@ def seeks_changed(*player_ids: int) -> None:
     publish([LOBBY, *(player_topic(pk) for pk in player_ids)])
 
 
+def player_changed(player_id: int) -> None:
+    """Something about the player changed (their account became a bot): their open pages and streams hear it."""
+    publish([player_topic(player_id)])
+
+
 def signed_out(player_id: int) -> None:
     """The player logged out: their other open pages hear it, ask for their badges, find no session and go to the
     login page (config.middleware), rather than showing a signed-out player's lists until their next poll."""

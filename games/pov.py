@@ -215,7 +215,7 @@ def challenge_words(game: Game, viewer: Any) -> str:
     creator_side = other_side(game.open_side() or "X")
     pid = getattr(viewer, "pk", None)
     if pid == game.created_by_id and game.invitee_id:
-        return f"Waiting for {game.invitee.get_username()} to accept"
+        return f"Waiting for {game.invitee.display_name} to accept"
     if pid == game.created_by_id:
         return "Waiting for an opponent to join"
     if pid == game.invitee_id:
@@ -285,7 +285,7 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         draw_declined=running and draw_by is None and game.draw_offer_ply == game.ply,
         can_claim_win=claim_after is not None and now >= claim_after,
         # a game between people in which a side has not made a first move yet: either player may abort it
-        can_abort=running and game.ply < 2,
+        can_abort=running and game.ply < game.first_moves,
     )
     return GameView(
         game=game, position=position, viewer_id=pid, sides=sides, status_text=text, status_tone=tone,
@@ -332,7 +332,7 @@ def game_row(game: Game, player: Any) -> GameRow:
         other = other_side(me)
         opponent = game.seat_label(other)
         if game.status == Game.Status.OPEN and game.invitee_id:
-            opponent = f"{game.invitee.get_username()} (invited)"
+            opponent = f"{game.invitee.display_name} (invited)"
         if game.is_aborted:
             outcome = "Aborted"
         elif game.result == me:

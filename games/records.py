@@ -65,6 +65,11 @@ def game_tags(game: Game, *, site: str = "") -> dict[str, str]:
 
 def _tags(game: Game, *, site: str) -> dict[str, str]:
     tags = {"X": game.seat_label("X"), "O": game.seat_label("O")}
+    for side in ("X", "O"):
+        player = game.seat_player(side) if not game.imported and game.seat_player_id(side) is not None else None
+        if getattr(player, "is_bot", False):  # a bot: its name, and its title beside it (as chess records do)
+            tags[side] = player.get_username()
+            tags[f"{side}Title"] = "BOT"
     if game.imported:
         kept = {
             name: str(value) for name, value in (game.record_tags or {}).items()

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
 from .engine import VARIANTS
 from .errors import GameNotFound
-from .models import LEVELS, Game, Opponent, Rating, Seek
+from .models import LEVELS, ChallengeEnd, Game, Opponent, Rating, Seek
 from .rating.matchmaking import SEEK_TTL
 
 #: history filter on the result from the player's point of view
@@ -327,12 +327,17 @@ def rating_history(player) -> dict[str, list[int]]:
 
 
 def games_to_move(player) -> QuerySet[Game]:
-    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even)."""
+    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even; in a
+    Swap2 game, as its ``turn`` says)."""
+    by_ply = Q(turn="")
     return (
         Game.objects.filter(status=Game.Status.ACTIVE, x_player__isnull=False, o_player__isnull=False)
         .exclude(x_player=F("o_player"))
         .annotate(ply_parity=Mod("ply", 2))
-        .filter(Q(x_player=player, ply_parity=0) | Q(o_player=player, ply_parity=1))
+        .filter(
+            Q(x_player=player) & ((by_ply & Q(ply_parity=0)) | Q(turn="X"))
+            | Q(o_player=player) & ((by_ply & Q(ply_parity=1)) | Q(turn="O"))
+        )
     )
 
 
@@ -389,11 +394,12 @@ def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
+def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE, *, bots: bool = False) -> list[Rating]:
     """The best-rated active players in ``pool`` (a pool key), best first (ties: more games, then the earlier
-    to get there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
+    to get there), with their player loaded; each row has ``rank`` (1 for the first). People and bots are listed
+    apart (``bots``: the bot accounts' list). One query."""
     rows = list(
-        Rating.objects.filter(pool=pool, player__is_active=True, games__gt=0)
+        Rating.objects.filter(pool=pool, player__is_active=True, player__is_bot=bots, games__gt=0)
         .select_related("player")
         .order_by("-rating", "-games", "updated", "player_id")[:limit]
     )
@@ -424,8 +430,9 @@ def games_waiting_for_computer(*, changed_before=None, owner: int | None = None)
         return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
 
     o_first = Q(start_position__regex=r"^[^_]+_[^_]+_o")
-    x_to_move = (Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)
-    o_to_move = (Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)
+    by_ply = Q(turn="")  # a Swap2 game says whose turn it is (``Game.turn``)
+    x_to_move = by_ply & ((Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)) | Q(turn="X")
+    o_to_move = by_ply & ((Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)) | Q(turn="O")
     games = Game.objects.filter(status=Game.Status.ACTIVE)
     if changed_before is not None:
         games = games.filter(updated__lt=changed_before)
@@ -465,3 +472,48 @@ def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
         fresh_seeks(now=now).select_related("player").annotate(deviation=Subquery(rating.values("deviation")[:1]))
         .order_by("created", "id")[:limit]
     )
+
+
+# Bots and the accounts' event streams (issue 33) --------------------------------------------------------
+
+
+def played_rated_game_against_person(player) -> bool:
+    """Whether ``player`` has played a rated game against a person (not a bot): such an account stays a person."""
+    against_person = Q(x_player=player, o_player__is_bot=False) | Q(o_player=player, x_player__is_bot=False)
+    return Game.objects.filter(Q(x_rating_after__isnull=False) & against_person).exists()
+
+
+def _seated(player, status: str) -> QuerySet[Game]:
+    return Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=status).select_related(
+        "x_player", "o_player", "created_by", "invitee")
+
+
+def pending_challenges(player) -> list[Game]:
+    """Challenges still waiting that were sent to ``player`` or made by them, oldest first."""
+    games = _lobby_qs().filter(Q(invitee=player) | Q(created_by=player))
+    return list(games.order_by("created", "id")[:LOBBY_LIMIT])
+
+
+def running_games(player) -> list[Game]:
+    """The running games ``player`` sits in, oldest first."""
+    return list(_seated(player, Game.Status.ACTIVE).order_by("created", "id"))
+
+
+def games_finished_since(player, since: datetime) -> list[Game]:
+    """``player``'s games that ended at ``since`` or later, oldest first."""
+    return list(_seated(player, Game.Status.FINISHED).filter(finished__gte=since).order_by("finished", "id"))
+
+
+def challenge_ends(game_ids: Sequence[int]) -> dict[int, str]:
+    """Why the challenges ``game_ids`` went away (``ChallengeEnd.Reason`` values), for those that did."""
+    return dict(ChallengeEnd.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "reason"))
+
+
+def challenges_unanswered_by_bots(*, before: datetime) -> QuerySet[Game]:
+    """Challenges sent to a bot before ``before`` and still waiting (the sweep takes them as declined)."""
+    return Game.objects.filter(status=Game.Status.OPEN, invitee__is_bot=True, created__lt=before).order_by("created")
+
+
+def bots(*, limit: int = LOBBY_LIMIT) -> list[Any]:
+    """The active bot accounts, by name: the lobby's list of bots to challenge."""
+    return list(get_user_model().objects.filter(is_bot=True, is_active=True).order_by("username")[:limit])

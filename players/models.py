@@ -43,6 +43,10 @@ class Player(AbstractUser):
     #: the task queue's id of the player's latest slow request (a hint, an analysis, the analysis board's best
     #: move): a player has one waiting at a time (games.services.assists.check_fair_use)
     assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
+    #: a BOT account (issue 33): a program that plays through the bot API (games.api.bots), never through the pages;
+    #: shown as "BOT name" wherever its name is shown, listed apart on the leaderboard. Irreversible: set only by
+    #: games.services.bots.bot_upgrade, refused once the account has played a rated game against a person.
+    is_bot = models.BooleanField(default=False, editable=False)
 
     # Preferences, kept on the player so that they follow them to every browser (the profile's Preferences form)
     class BoardTheme(models.TextChoices):
@@ -79,6 +83,11 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def display_name(self) -> str:
+        """The name as every page shows it: "BOT name" for a bot account, else the username."""
+        return f"BOT {self.username}" if self.is_bot else self.username
 
     def clean(self) -> None:
         super().clean()  # NFKC-normalises the username

@@ -45,6 +45,7 @@ def _seat(game: Game, side: str) -> dict[str, Any]:
         kind = "named"
     return {
         "side": side, "kind": kind, "username": player.get_username() if player is not None else None,
+        "bot": bool(getattr(player, "is_bot", False)),
         "level": level or None, "strategy": strategy or None, "label": game.seat_label(side),
     }
 

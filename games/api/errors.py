@@ -160,12 +160,17 @@ def _not_allowed_view(allowed: list[str], answer: Any, *, path_params: set[str])
     def not_allowed_for_seek(request: HttpRequest, seek_id: int) -> HttpResponse:
         return not_allowed(request)
 
+    def not_allowed_for_game_move(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+        return not_allowed(request)
+
     def not_allowed_for_arena(request: HttpRequest, arena_id: int) -> HttpResponse:
         return not_allowed(request)
 
     def not_allowed_for_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         return not_allowed(request)
 
+    if path_params == {"game_id", "name"}:
+        return not_allowed_for_game_move
     by_param = {
         "game_id": not_allowed_for_game, "seek_id": not_allowed_for_seek, "arena_id": not_allowed_for_arena,
         "puzzle_id": not_allowed_for_puzzle,

@@ -57,6 +57,9 @@ TABLE: dict[type[errors.GameError], HttpError] = {
     errors.BerserkRefused: HttpError(409, "berserk_refused"),
     errors.PuzzleNotFound: HttpError(404, "not_found"),
     errors.PuzzleDone: HttpError(409, "puzzle_done"),
+    errors.NotABot: HttpError(403, "not_a_bot"),
+    errors.BotRefused: HttpError(403, "bot_refused"),
+    errors.BotUpgradeRefused: HttpError(409, "upgrade_refused"),
 }
 
 

@@ -219,7 +219,7 @@ def _choose_variant(term: Terminal) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     for name, (kind, default, low, high) in VARIANTS[text].option_spec.items():
         while True:
-            hint = "yes/no" if kind is bool else f"{low}-{high}"
+            hint = "yes/no" if kind is bool else "/".join(low) if kind is str else f"{low}-{high}"
             shown = ("yes" if default else "no") if kind is bool else default
             raw = term.ask(f"  {name} ({hint}) [{shown}]: ")
             if not raw:

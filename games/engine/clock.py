@@ -338,17 +338,21 @@ class Clock:
             return None
         return self.since + timedelta(milliseconds=self._stored(self.running))
 
-    def after_move(self, side: Side, now: datetime) -> Clock:
-        """The clock once ``side`` has moved at ``now``: the other side's time runs from ``now``.
+    def after_move(self, side: Side, now: datetime, then: Side | None = None) -> Clock:
+        """The clock once ``side`` has moved at ``now``: the time of ``then`` (by default the other side) runs from
+        ``now``.
 
         Real time: the mover is charged the time since their clock started, then gets the increment.
         Correspondence: both sides are back to the full days per move. A clock not yet running charges nothing.
-        FlagFell if the mover's time had run out by ``now`` (exactly 0 left counts as run out).
+        FlagFell if the mover's time had run out by ``now`` (exactly 0 left counts as run out). ``then`` is the
+        mover again where a side moves twice in a row (a Swap2 opening's stones): it is charged and its time goes
+        on, without the increment (that comes once the move passes to the other side).
         """
         side = _check_side(side)
         now = _check_moment(now)
+        following = _other(side) if then is None else _check_side(then)
         if self.running is None:
-            return Clock(self.control, self.x_ms, self.o_ms, _other(side), now)
+            return Clock(self.control, self.x_ms, self.o_ms, following, now)
         if side != self.running:
             raise ClockError(f"it is {self.running}'s time that runs, not {side}'s")
         assert self.since is not None
@@ -358,9 +362,9 @@ class Clock:
         if self.control.kind == "correspondence":
             x_ms = o_ms = self.control.initial_ms
         else:
-            left += self.control.increment_ms
+            left += self.control.increment_ms if following != side else 0
             x_ms, o_ms = (left, self.o_ms) if side == "X" else (self.x_ms, left)
-        return Clock(self.control, x_ms, o_ms, _other(side), max(now, self.since))
+        return Clock(self.control, x_ms, o_ms, following, max(now, self.since))
 
     def stop(self, now: datetime) -> Clock:
         """The clock frozen at ``now`` (the game ended): the running side is charged, nothing runs any more."""

@@ -69,7 +69,9 @@ class RecordError(ValueError):
     the problem is not a move's). ``reason`` is the message without the place.
     """
 
-    def __init__(self, reason: str, *, line: int | None = None, move_number: int | None = None) -> None:
+    def __init__(
+        self, reason: str, *, line: int | None = None, move_number: int | None = None, side: str | None = None
+    ) -> None:
         self.reason = reason
         self.line = line
         self.move_number = move_number
@@ -77,7 +79,8 @@ class RecordError(ValueError):
         if line is not None:
             where.append(f"line {line}")
         if move_number is not None:
-            where.append(f"move {move_number} ({'X' if move_number % 2 else 'O'})")
+            # ``side``: whose move it was, where the ply's parity does not say (a Swap2 opening)
+            where.append(f"move {move_number} ({side or ('X' if move_number % 2 else 'O')})")
         super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
 
 
@@ -128,7 +131,14 @@ def _result_problem(state: State, result: str, termination: str | None) -> str |
 
 
 def _options_text(variant: Variant) -> str:
-    return " ".join(f"{name}={int(value)}" for name, value in variant.options.items())
+    """Every option as name=value (on/off as 1/0); a word option only when it is not its default (m,n,k's
+    ``opening=swap2``: records of freestyle games stay as they were)."""
+    spec = variant.option_spec
+    return " ".join(
+        f"{name}={value}" if spec[name][0] is str else f"{name}={int(value)}"
+        for name, value in variant.options.items()
+        if spec[name][0] is not str or value != spec[name][1]
+    )
 
 
 def _parse_options(key: str, text: str) -> dict[str, Any]:
@@ -474,7 +484,7 @@ def _build(tags: list[tuple[str, str, int]], tokens: list[tuple[str, str, int]],
                 move = variant.parse_cell(text)
                 state = state.play(move)
             except (InvalidCellName, IllegalMove) as exc:
-                raise RecordError(str(exc), line=line, move_number=ply) from None
+                raise RecordError(str(exc), line=line, move_number=ply, side=state.to_move) from None
             moves.append(move)
         else:  # the result token ends the movetext
             if text != tag_result:

@@ -23,6 +23,7 @@ from django.db import models
 from django.db.models import Q
 
 from ..engine.clock import UNTIMED, Clock, TimeControl
+from ..engine.swap2 import FIRST_MOVES, movers
 from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
 from ..rating.glicko2 import is_provisional
 from ..rating.pools import pool_label
@@ -100,6 +101,10 @@ class Game(models.Model):
     #: cell numbers, so a move request rebuilds the position without reading the Move rows. The Move rows stay
     #: the record (replay, admin, API history); a cache whose length is not ``ply`` is ignored and they are read.
     move_list = models.TextField(blank=True, default="")
+    #: a Swap2 game's side to move, kept by the services beside ``ply`` (``note_turn``): there the ply's parity does
+    #: not say whose turn it is, and the queries that ask (the "your turn" badge, the games waiting for the
+    #: computer) read this; empty for every other game
+    turn = models.CharField(max_length=1, blank=True, default="", choices=[("X", "X"), ("O", "O")])
     #: bumped by the services on every change a page shows (moves, accept, resign, rematch offers)
     version = models.PositiveIntegerField(default=0)
 
@@ -270,7 +275,10 @@ class Game(models.Model):
         player_id = self.seat_player_id(side)
         if player_id is not None:
             player = self.seat_player(side)
-            return player.get_username() if player is not None else f"player {player_id}"
+            # a bot account is "BOT name" wherever its name is shown (issue 33)
+            if player is None:
+                return f"player {player_id}"
+            return getattr(player, "display_name", None) or player.get_username()
         level, strategy = self.seat_computer(side)
         if strategy:
             return f"Computer ({strategy})"
@@ -306,13 +314,45 @@ class Game(models.Model):
         fields = self.start_position.split("_", 3)
         return "O" if len(fields) > 2 and fields[2] == "o" else "X"
 
+    @property
+    def swap2(self) -> bool:
+        """Played with the Swap2 opening (games.engine.swap2): whose move it is follows the opening's choices."""
+        return (self.options or {}).get("opening") == "swap2"
+
+    def _swap2_movers(self) -> list[str]:
+        """A Swap2 game's seat of each move and, last, the seat to move (from the move-list cache, else the rows)."""
+        text = self.move_list
+        moves = [int(m) for m in text.split(",")] if text else []
+        if len(moves) != self.ply:
+            moves = list(Move.objects.filter(game_id=self.pk).order_by("ply").values_list("move", flat=True))
+        return movers(moves, self.options["rows"] * self.options["cols"])  # (only m,n,k boards have Swap2)
+
+    def note_turn(self) -> list[str]:
+        """A Swap2 game: ``turn`` set to the side to move now (after ``ply`` and ``move_list`` were); the fields set
+        (none for another game)."""
+        if not self.swap2:
+            return []
+        self.turn = self.to_move
+        return ["turn"]
+
+    @property
+    def first_moves(self) -> int:
+        """Moves until each side has made one: 2, or 4 after a Swap2 opening's three stones and first choice. Clocks
+        start and aborts end there (games.services.timekeeping), and a game shorter than that is not rated."""
+        return FIRST_MOVES if self.swap2 else 2
+
     def mover(self, ply: int) -> str:
-        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn."""
+        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn (a Swap2 game:
+        as its opening says)."""
+        if self.swap2 and ply <= self.ply + 1:
+            return self._swap2_movers()[ply - 1]
         first = self.start_side
         return first if ply % 2 == 1 else ("O" if first == "X" else "X")
 
     @property
     def to_move(self) -> str:
+        if self.swap2:
+            return self._swap2_movers()[-1]
         first = self.start_side
         return first if self.ply % 2 == 0 else ("O" if first == "X" else "X")
 

@@ -11,6 +11,8 @@ The board part names the game actually played, so that one rating measures one s
   game, written smaller side first (``mnk-10x15k5`` for 15 x 10 as well).
 - Ultimate with ``closed_boards`` is its own pool: closing won boards changes where a move may be sent, the
   whole game tree and its strategy (RULES.md counts it separately).
+- Gomoku with the Swap2 opening (m,n,k's ``opening=swap2``) is its own pool, ``mnk-15x15k5-swap2``: freestyle
+  rewards whoever moves first, Swap2 does not, so the two ratings measure different things.
 - Multi with ``random_start`` shares Multi's pool: the drawn first board only fixes where the first move goes
   on an empty position, which changes nothing of the skill being measured.
 
@@ -27,6 +29,7 @@ from typing import Any
 
 from games.engine import VARIANTS
 from games.engine.clock import TimeControl
+from games.engine.swap2 import swap2_allowed
 
 #: the speeds that have a pool, in the order a profile lists them
 POOL_SPEEDS = ("bullet", "blitz", "rapid", "classical", "correspondence", "untimed")
@@ -44,7 +47,7 @@ SPEED_LABELS = {
 LEGACY_SPEED = "untimed"
 
 _NXN = re.compile(r"nxn-(\d{1,2})", re.ASCII)
-_MNK = re.compile(r"mnk-(\d{1,2})x(\d{1,2})k(\d{1,2})", re.ASCII)
+_MNK = re.compile(r"mnk-(\d{1,2})x(\d{1,2})k(\d{1,2})(-swap2)?", re.ASCII)
 _FIXED_BOARDS = {
     "classic": "Classic 3 x 3",
     "four": "4 x 4, 4 in a row",
@@ -64,8 +67,8 @@ def _full_options(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
     The engine's own checks (``check_options``) without building the variant: building a 19 x 19 board's line
     tables costs milliseconds, too much for a key looked up on every rated game and every lobby seek. The two
-    rules ``get_variant`` adds for m,n,k (k's default, k at most the longer side) are repeated here; a test
-    holds them to the engine's.
+    rules ``get_variant`` adds for m,n,k (k's default, k at most the longer side) are repeated here, and Swap2's
+    board (``swap2_allowed``); a test holds them to the engine's.
     """
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise InvalidPool(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
@@ -87,6 +90,8 @@ def _full_options(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
             f"k={full['k']} cannot be larger than the board ({full['rows']} x {full['cols']}): "
             f"k must be at most {max(full['rows'], full['cols'])}"
         )
+    if variant == "mnk" and full["opening"] == "swap2" and not swap2_allowed(full["rows"], full["cols"], full["k"]):
+        raise InvalidPool("the swap2 opening is for gomoku boards: five in a row on at least 15 x 15")
     return full
 
 
@@ -108,7 +113,8 @@ def board_key(variant: str, options: Mapping[str, Any]) -> str:
         n = full["size"]
         return _grid_board(n, n, n)
     if variant == "mnk":
-        return _grid_board(full["rows"], full["cols"], full["k"])
+        board = _grid_board(full["rows"], full["cols"], full["k"])
+        return f"{board}-swap2" if full.get("opening") == "swap2" else board
     if variant == "ultimate":
         return "ultimate-closed" if full["closed_boards"] else "ultimate"
     return "multi"  # random_start does not change the game's skill: same pool
@@ -183,8 +189,8 @@ def _board_game(board: str) -> tuple[str, dict[str, Any]]:
     if match := _NXN.fullmatch(board):
         return "nxn", {"size": int(match.group(1))}
     if match := _MNK.fullmatch(board):
-        rows, cols, k = map(int, match.groups())
-        return "mnk", {"rows": rows, "cols": cols, "k": k}
+        rows, cols, k = map(int, match.groups()[:3])
+        return "mnk", {"rows": rows, "cols": cols, "k": k, **({"opening": "swap2"} if match.group(4) else {})}
     raise InvalidPool(f"{board!r} is not a board of any pool (e.g. classic, nxn-7, mnk-15x15k5, ultimate)")
 
 
@@ -206,7 +212,8 @@ def board_label(board: str) -> str:
     if variant == "nxn":
         n = options["size"]
         return f"{n} x {n}, {n} in a row"
-    return f"{options['rows']} x {options['cols']}, {options['k']} in a row"
+    swap2 = ", Swap2" if options.get("opening") == "swap2" else ""
+    return f"{options['rows']} x {options['cols']}, {options['k']} in a row{swap2}"
 
 
 def pool_label(key: str) -> str:

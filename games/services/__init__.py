@@ -8,6 +8,7 @@
 - ``challenges``: accepting, cancelling and declining challenges;
 - ``assists``: takebacks and hints in games without another person, a finished game's analysis;
 - ``timekeeping``: the server's clocks between people (charging moves, flags, the sweep) and aborting a game;
+- ``bots``: an account becoming a bot, challenges a bot leaves unanswered (taken as declined);
 - ``seeks``: quick pairing (a seek, its pings, the pairing itself, cancelling, playing someone's seek);
 - ``records``: a game record imported as a game, a new game from a position string (the analysis board);
 - ``arenas``, ``arena_pairing``, ``arena_scores``: arena tournaments (making, joining, withdrawing, pings, berserk,
@@ -30,6 +31,7 @@ from __future__ import annotations
 from .arena_pairing import end_arena, pair_arena, sweep_arenas
 from .arenas import arena_berserk, arena_create, arena_join, arena_ping, arena_withdraw, schedule_arenas
 from .assists import game_analysis, mistakes_by_side, move_hint, move_takeback
+from .bots import bot_upgrade, sweep_bot_challenges
 from .challenges import challenge_accept, challenge_cancel, challenge_decline
 from .computer import answers_at_once, seat_strategy
 from .create import challenge_create, computer_opening, game_again, game_create, game_from_position
@@ -54,6 +56,7 @@ __all__ = [
     "sweep_arenas",
     "can_abort",
     "ask_computer",
+    "bot_upgrade",
     "challenge_accept",
     "challenge_cancel",
     "challenge_create",
@@ -91,6 +94,7 @@ __all__ = [
     "seek_create",
     "seek_ping",
     "settled",
+    "sweep_bot_challenges",
     "sweep_clocks",
     "sweep_idle_games",
     "sweep_seeks",

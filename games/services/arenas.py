@@ -32,6 +32,7 @@ from ..rating.glicko2 import INITIAL_RATING
 from ..rating.pools import Pool, pool_key
 from ..selectors import game_for_viewer
 from ..standings import arena_by_id
+from .bots import check_person
 from .common import check_playable
 
 #: the site's own arenas when no pool has been busy lately: (variant, options, clock)
@@ -82,6 +83,8 @@ def arena_create(
 ) -> Arena:
     """A new arena made by ``player`` (None: the site's schedule), starting ``starts_in`` seconds from now.
     InvalidArena for anything the site does not allow; nothing is stored then."""
+    if player is not None:
+        check_person(player, "make an arena")  # arenas are people's; bots play the challenges they accept
     terms = check_terms(variant=variant, options=options, clock=clock)
     minutes = _whole("minutes", minutes, MIN_MINUTES, MAX_MINUTES)
     starts_in = _whole("starts_in", starts_in, 0, int(MAX_STARTS_IN.total_seconds()))
@@ -117,6 +120,7 @@ def arena_join(*, arena: Arena | int, player, password: Any = "", now: datetime 
     """``player`` joins ``arena`` (or comes back after withdrawing, keeping their score): paired as soon as it runs
     and someone is free. ArenaFinished once it is over; ArenaPassword for a protected one without its password
     (a player coming back needs none)."""
+    check_person(player, "join an arena")
     with transaction.atomic():
         locked = Arena.objects.select_for_update(no_key=True).filter(pk=arena_by_id(_id(arena)).pk).get()
         now = now or timezone.now()  # read under the lock: the moment the player is in

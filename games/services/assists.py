@@ -55,7 +55,9 @@ def move_takeback(*, game: Game | int, player) -> Game:
         locked.takebacks += 1
         locked.hint_ply = locked.hint_move = None  # the position may come back by other moves: no old hint then
         locked.version += 1
-        locked.save(update_fields=["ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated"])
+        locked.save(update_fields=[
+            "ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated", *locked.note_turn()
+        ])
         changed(locked)
     return locked
 

@@ -28,6 +28,8 @@ def answers_at_once(strategy: Strategy, variant: Variant) -> bool:
     else (mcts, deeper alphabeta) thinks for up to a second: the page asks for it in a second request.
     """
     name = strategy.name
+    if getattr(variant, "swap2", False):  # its opening is weighed by a search (tenths of a second): in a worker
+        return False
     if name in QUICK_STRATEGIES:
         return True
     if name == "perfect":

@@ -87,7 +87,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     game.updated = now
-    fields = ["ply", "move_list", "version", "updated"]
+    fields = ["ply", "move_list", "version", "updated", *game.note_turn()]
     if game.is_two_players:
         game.turn_started = now
         fields.append("turn_started")
@@ -235,8 +235,11 @@ def computer_move(
         try:
             with transaction.atomic():
                 position = _record(seen, moves, [choice], after)
-                if not after.is_over and seen.is_computer(after.to_move):  # a watched game goes on by itself
-                    schedule_computer_move(position.game, after=WATCH_PACE)
+                if not after.is_over and seen.is_computer(after.to_move):
+                    # a watched game goes on by itself, at a pace people can follow; a computer that moves again
+                    # (a Swap2 opening's stones) at once
+                    watched = seen.is_computer("X") and seen.is_computer("O")
+                    schedule_computer_move(position.game, after=WATCH_PACE if watched else None)
                 return position
         except _Stale:
             # A quick strategy thinks again on the new position; a slow one's thinking is spent.
@@ -298,8 +301,8 @@ def sweep_computer_turns(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     enqueued = 0
     for game in games_waiting_for_computer(changed_before=now - SWEEP_GRACE)[:SWEEP_BATCH]:
-        if pending(game.computer_task, game_id=game.pk):
-            continue
+        if not game.is_computer(game.to_move) or pending(game.computer_task, game_id=game.pk):
+            continue  # (a Swap2 game waiting for its player is listed too)
         with transaction.atomic():
             schedule_computer_move(game)
         enqueued += 1

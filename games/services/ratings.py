@@ -44,7 +44,8 @@ def rate_game(locked: Game) -> list[str]:
     """
     if not locked.is_two_players or locked.unrated_reason == "casual":  # casual: asked for unrated (quick pairing)
         return []
-    if locked.ply < MIN_RATED_PLY:  # said on the page, so that nobody looks for the points
+    # said on the page, so that nobody looks for the points (a Swap2 game: each side has moved after 4 moves)
+    if locked.ply < max(MIN_RATED_PLY, locked.first_moves):
         locked.unrated_reason = "too_short"
         return ["unrated_reason"]
     pool = locked.pool = pool_for_game(locked)

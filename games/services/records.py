@@ -151,7 +151,7 @@ def game_import(*, player, text: str | bytes) -> Game:
         game.save()
         if record.moves:
             Move.objects.bulk_create([
-                Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+                Move(game=game, ply=ply, move=move, side=game.mover(ply))  # (a Swap2 game: by its opening)
                 for ply, move in enumerate(record.moves, start=1)
             ])
         analyse_when_over(game)  # a 4 x 4 game's analysis is a worker's: ready when its replay opens

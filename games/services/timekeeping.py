@@ -94,12 +94,15 @@ def clock_after_move(game: Game, plies: int, now: datetime, *, over: bool) -> li
     if clock is None:
         return []
     mover = game.mover(plies)
-    if plies >= 2:
-        clock = clock.after_move(mover, now)  # from a clock not running yet: charges nothing, starts the other side
+    first_moves = game.first_moves  # 2; 4 in a Swap2 game (X's three stones, then O's choice)
+    if plies >= first_moves:
+        # from a clock not running yet: charges nothing; the next mover's time runs (in a Swap2 opening that may be
+        # the mover again: the mover's own time goes on)
+        clock = clock.after_move(mover, now, then=game.to_move)
     if over:
         clock = clock.stop(now)
         game.clock_deadline = None
-    elif plies < 2:
+    elif plies < first_moves:
         game.clock_deadline = now + grace(clock.control)
     else:
         game.clock_deadline = clock.deadline()
@@ -114,7 +117,7 @@ def due(game: Game, now: datetime) -> Due | None:
     if game.clock_running:
         clock = game.game_clock
         return "flag" if clock is not None and clock.flagged(now) else None
-    if game.ply < 2 and now >= game.clock_deadline:
+    if game.ply < game.first_moves and now >= game.clock_deadline:
         return "abort"
     return None
 
@@ -187,7 +190,7 @@ def abort(locked: Game, now: datetime | None = None) -> Game:
 
 def can_abort(game: Game) -> bool:
     """A running game between two people in which a side has not made its first move yet."""
-    return game.status == Game.Status.ACTIVE and game.is_two_players and game.ply < 2
+    return game.status == Game.Status.ACTIVE and game.is_two_players and game.ply < game.first_moves
 
 
 def game_abort(*, game: Game | int, player) -> Game:

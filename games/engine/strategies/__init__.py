@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     alphabeta,
     gomoku,
     mcts,
+    openings,
     pairing,
     perfect,
     random_player,

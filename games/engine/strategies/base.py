@@ -4,6 +4,7 @@ plugins) and ``get_strategy``. The package's ``__init__`` imports every strategy
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from ..core import State, Variant, shown
@@ -11,6 +12,10 @@ from ..core import State, Variant, shown
 STRATEGIES: dict[str, type[Strategy]] = {}
 
 S = TypeVar("S", bound="type[Strategy]")
+
+#: who plays the own moves of an opening rule (games.engine.swap2), by the rule's name: registered by the module that
+#: plays them (games.engine.strategies.openings), so that every strategy plays an opening alike
+OPENING_PLAYERS: dict[str, Callable[[State, Strategy], int]] = {}
 
 
 def register(cls: S) -> S:
@@ -47,6 +52,11 @@ class Strategy(ABC):
             raise ValueError(f"strategy {self.name!r} does not support variant {state.variant.key!r}")
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
+        board = getattr(state, "board", None)
+        if board is not None:  # a game with an opening rule (Swap2): its opening, then the stones' own game
+            if not state.opening_done:  # type: ignore[attr-defined]
+                return OPENING_PLAYERS[state.opening](state, self)  # type: ignore[attr-defined]
+            return self._choose(board)
         return self._choose(state)
 
     @abstractmethod

@@ -12,7 +12,8 @@ django-tasks-db's worker loop, plus what the site needs around it:
   backend's own table, beside the backend's worker loop);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
-  (games.services.timekeeping); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
+  (games.services.timekeeping); it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks), and
+  takes as declined the challenges a bot left unanswered for 20 s (games.services.bots);
 - an arena loop (every ``--arena-every`` seconds) pairs the free players of every running arena tournament and ends
   the arenas whose time is up (games.services.arena_pairing: race-safe, several workers at once are harmless); the
   sweep also schedules the site's own arenas for the next hour (games.services.arenas.schedule_arenas);
@@ -44,6 +45,7 @@ from django_tasks_db.models import DBTaskResult
 from config.sqlite import refresh_statistics
 from games.services.arena_pairing import sweep_arenas
 from games.services.arenas import schedule_arenas
+from games.services.bots import sweep_bot_challenges
 from games.services.moves import sweep_computer_turns
 from games.services.queue import LOST_AFTER
 from games.services.seeks import sweep_seeks
@@ -148,6 +150,7 @@ class Command(BaseCommand):
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
                 sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
                 schedule_arenas()  # the site's own arenas of the next hour (unless ARENA_SCHEDULE is off)
+                sweep_bot_challenges()  # challenges a bot left unanswered for 20 s: taken as declined
             except Exception:  # a locked or restarting database, or a bug: logged, and the next round tries again
                 logger.exception("sweep failed")
             finally:

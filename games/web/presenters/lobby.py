@@ -18,6 +18,7 @@ from ...models import Game
 from ...pov import other_side, variant_detail
 from ...rating.glicko2 import is_provisional
 from ...selectors import (
+    bots,
     challenges_for,
     live_games,
     my_challenges,
@@ -41,7 +42,7 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         "game": game,
         "label": variant_label(game.variant),
         "detail": variant_detail(game),
-        "creator": game.created_by.get_username(),
+        "creator": game.created_by.display_name,
         # in the challenge's pool, "?" while provisional (no annotation: a list that does not show ratings)
         "creator_rating": (
             f"{round(rating)}{'?' if is_provisional(getattr(game, 'creator_deviation', None)) else ''}"
@@ -50,7 +51,7 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         ),
         "their_side": other_side(side),
         "your_side": side,
-        "invitee": game.invitee.get_username() if game.invitee_id else "",
+        "invitee": game.invitee.display_name if game.invitee_id else "",
         "clock": game.clock,  # the time control ("3+2", "3d"), "" for none
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
     }
@@ -99,4 +100,5 @@ def lobby_context(request: HttpRequest, *, board: str | None = None, note: str =
         **lobby_live_context(request),
         **quick_pairing_context(request.user, board=board, note=note),
         "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
+        "bots": bots(),  # bot accounts to name in the challenge (issue 33)
     }

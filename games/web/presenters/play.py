@@ -21,6 +21,7 @@ from .arenas import game_arena
 from .board import live_board
 from .drawn import draw_each
 from .moves import move_pairs, move_rows
+from .swap2 import opening_context
 
 #: after a two-player game ends, its players' pages keep polling this long for a rematch offer
 REMATCH_WINDOW = timedelta(minutes=10)
@@ -175,7 +176,7 @@ def play_context(
         "poll_hidden": POLL_HIDDEN if every and view.sides and not game.is_finished else "",
         "claim_poll_at": claim_poll_at(view),
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if view.can_cancel else "",
-        "invitee_label": game.invitee.get_username() if game.invitee_id else "",
+        "invitee_label": game.invitee.display_name if game.invitee_id else "",
         "oob": oob,
         "new_page": new_page,
         # the seats beside the board, in #play: their clocks and an accepted challenge's new player come with
@@ -185,6 +186,7 @@ def play_context(
         "clock_control": view.clock.control if view.clock else "",
         **first_move(game, view),
         **game_arena(view),
+        **opening_context(view),
     }
 
 
