@@ -133,5 +133,5 @@ def test_bots_are_shown_as_bots(bot, player, client):
     client.force_login(player)
     profile = client.get(reverse("profile", args=["deepttt"])).content.decode()
     assert ">BOT</span> deepttt" in profile and "Challenge BOT deepttt" in profile
-    lobby = client.get(reverse("games:history")).content.decode()
+    lobby = client.get(reverse("home")).content.decode()
     assert 'data-bot="deepttt"' in lobby and "sent to <strong>BOT deepttt</strong>" in lobby
