@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import random
 import time
-from math import inf, log, sqrt
+from collections.abc import Callable
+from math import inf
 from operator import add as add_
 from operator import or_
 from typing import Any
@@ -44,16 +45,24 @@ from ..nested_raw import (
     ONGOING,
 )
 from . import Strategy, register
+from .mcts_book import book_move
+from .mcts_nested import RAVE_B2, KnowingSearch
 from .mcts_playouts import _smart_playout
+from .mcts_policy import ordered_moves, policy_ultimate, win_first_ultimate
+from .mcts_tree import SETTLE_CHECK, _explore_table, _reward, _settled, _Tree
+from .ultimate_eval import x_score
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_C = 1.0
 #: an hour a move: a budget no one waits for (inf or 1e308 would never return)
 MAX_SECONDS = 3600
-#: how often (in iterations) an ``iterations``-bounded search checks whether the leader is settled
-SETTLE_CHECK = 64
 #: a kept tree larger than this (nodes) is dropped rather than reused (memory)
 REUSE_LIMIT = 3_000_000
+POLICY_FULL = False
+#: pondering asks its ``stop`` this often (seconds)
+PONDER_SLICE = 0.05
+#: the options that give the search as it was before issue 34 (the match command's ``old`` players)
+OLD_OPTIONS: dict[str, Any] = {"smart": False, "reuse": False}
 
 
 @register
@@ -67,6 +76,13 @@ class MCTSStrategy(Strategy):
         "solver": (bool, False),
         "smart": (bool, False),
         "reuse": (bool, False),
+        "policy": (bool, False),
+        "rave": (bool, False),
+        "evaluate": (bool, False),
+        "prior": (bool, False),
+        "value": (bool, False),
+        "book": (bool, False),
+        "widen": (bool, False),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -97,13 +113,40 @@ class MCTSStrategy(Strategy):
         return isinstance(variant, (NestedVariant, GridVariant))
 
     def _choose(self, state: State) -> int:
+        started = time.perf_counter()
         if isinstance(state, NestedState):
-            return self._search(_NestedGame(state, self.options["solver"], self.options["smart"]), state)
+            if self.options["book"]:
+                move = book_move(state)
+                if move is not None:
+                    self.last_iterations = self.last_reused = 0
+                    self._kept = None
+                    return move
+            return self._search(self._nested(state), state, started)
         if isinstance(state, GridState):
-            return self._search(_GridGame(state))
+            return self._search(_GridGame(state), None, started)
         raise ValueError(f"strategy 'mcts' does not support {state!r}")  # pragma: no cover - supports() guards
 
-    def _search(self, game: _NestedGame | _GridGame, state: State | None = None) -> int:
+    def _nested(self, state: NestedState) -> Any:
+        """The search of a nested position with this strategy's options."""
+        game = _NestedGame(state, self.options["solver"], self.options["smart"], self.options["policy"])
+        if any(self.options[k] for k in ("rave", "evaluate", "prior", "value")):
+            leaf = x_score if self.options["evaluate"] else None
+            prior = ordered_moves if self.options["prior"] else None
+            value = x_score if self.options["value"] else None
+            search = KnowingSearch(game, RAVE_B2 if self.options["rave"] else None, leaf, prior, value)
+            search.widen = self.options["widen"]
+            return search
+        return game
+
+    def _tree_for(self, game: Any, state: State | None) -> _Tree:
+        tree = self._reused(state) if self.options["reuse"] and state is not None else None
+        #: visits the search started with (a reused subtree's), for tests and benchmarks
+        self.last_reused = 0 if tree is None else tree.visits[tree.root]
+        if tree is None:
+            tree = game.new_tree(self.c) if hasattr(game, "new_tree") else _Tree(self.c)
+        return tree
+
+    def _search(self, game: Any, state: State | None, started: float) -> int:
         moves = game.root_moves()
         if len(moves) == 1:
             self.last_iterations = 0
@@ -112,13 +155,9 @@ class MCTSStrategy(Strategy):
         if winning is not None:
             self.last_iterations = 0
             return winning
-        tree = self._reused(state) if self.options["reuse"] and state is not None else None
-        #: visits the search started with (a reused subtree's), for tests and benchmarks
-        self.last_reused = 0 if tree is None else tree.visits[tree.root]
-        if tree is None:
-            tree = _Tree(self.c)
+        tree = self._tree_for(game, state)
         budget = self.iterations if self.iterations is not None else 1 << 62
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else started + self.seconds
         self.last_iterations = game.run(tree, self.rng, budget, deadline, self.iterations is not None)
         visits, total, root = tree.visits, tree.total, tree.root
         kids = tree.kids[root]
@@ -135,6 +174,50 @@ class MCTSStrategy(Strategy):
             self._kept = (state, tree)
         self._last_tree = tree  # for tests: what the last search proved
         return tree.kmove[best]
+
+    def root_stats(self, move: int) -> tuple[int, float, float]:
+        """Of the last search: the visits of ``move`` at the root, their share of the root's, the mean result
+        for the side that played it (the opening book's figures); zeros when no search ran."""
+        tree = self._last_tree
+        if tree is None:
+            return 0, 0.0, 0.0
+        root = tree.root
+        for k in tree.kids[root]:
+            if tree.kmove[k] == move and tree.visits[k]:
+                return tree.visits[k], tree.visits[k] / max(tree.visits[root], 1), tree.total[k] / tree.visits[k]
+        return 0, 0.0, 0.0
+
+    # Trees kept across strategy objects (games.engine.pondering) -------------------------------------------
+    def adopt(self, kept: tuple[State, _Tree] | None) -> None:
+        """Start from ``kept`` (a root position and its tree, as ``release`` gave them) at the next search."""
+        self._kept = kept
+
+    def release(self) -> tuple[State, _Tree] | None:
+        """The kept tree with its root position (None if there is none), handed over: this strategy forgets it."""
+        kept, self._kept = self._kept, None
+        return kept
+
+    def ponder(self, state: State, seconds: float, stop: Callable[[], bool] | None = None,
+               max_nodes: int = 1 << 62) -> int:
+        """Search ``state`` without choosing (the opponent's time) for up to ``seconds``, until ``stop()`` (asked
+        every ``PONDER_SLICE`` seconds), a proven root or ``max_nodes`` nodes; the tree is kept as after a move.
+        Returns the iterations run. Only nested positions with ``reuse`` are pondered."""
+        if not (self.options["reuse"] and isinstance(state, NestedState)) or state.is_over:
+            return 0
+        game = self._nested(state)
+        if len(game.root_moves()) < 2:
+            return 0
+        tree = self._tree_for(game, state)
+        end = time.perf_counter() + seconds
+        done = 0
+        while True:
+            now = time.perf_counter()
+            if now >= end or (stop is not None and stop()) or len(tree.visits) >= max_nodes or tree.proven[tree.root]:
+                break
+            done += game.run(tree, self.rng, 1 << 62, min(end, now + PONDER_SLICE), False)
+        self._kept = (state, tree)
+        self.last_iterations = done
+        return done
 
     def _reused(self, state: State) -> _Tree | None:
         """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two."""
@@ -162,140 +245,13 @@ class MCTSStrategy(Strategy):
                 return None
         if tree.proven[node] != 0:
             return None
-        tree.reroot(node)
-        return tree
-
-
-class _Tree:
-    """The search tree as parallel lists indexed by node number (node 0 is the root).
-
-    Per node: visits, summed reward (for the side that moved into it), the move into it, its moves
-    not yet expanded (None: not listed yet), its children, and, aligned with the children, their
-    mean rewards and 1/sqrt(visits): kept in the parent so that UCT selection is two C-level maps.
-    ``up_mean[i]``/``up_inv[i]``/``slot[i]`` say where node i's own entries live in its parent.
-    Children lists are made when a node is first listed, so the many leaves cost no lists.
-    """
-
-    __slots__ = (
-        "c", "visits", "total", "kmove", "untried", "kids", "cmean", "cinv", "up_mean", "up_inv", "slot",
-        "root", "parent", "proven",
-    )
-
-    def __init__(self, c: float) -> None:
-        self.c = c
-        #: the node searched from (not 0 once a kept tree is re-rooted)
-        self.root = 0
-        self.parent: list[int] = [-1]
-        #: per node, for the side that moved into it: 1 a proven win, -1 a proven loss, 0 not known (solver)
-        self.proven: list[int] = [0]
-        self.visits: list[int] = [0]
-        self.total: list[float] = [0.0]
-        self.kmove: list[int] = [-1]
-        self.untried: list[list[int] | None] = [None]
-        self.kids: list[list[int]] = [[]]
-        self.cmean: list[list[float]] = [[]]
-        self.cinv: list[list[float]] = [[]]
-        self.up_mean: list[list[float]] = [[]]
-        self.up_inv: list[list[float]] = [[]]
-        self.slot: list[int] = [0]
-
-    def add(self, parent: int, move: int) -> int:
-        """A new child of ``parent`` reached by ``move``; returns its number."""
-        child = len(self.visits)
-        self.visits.append(0)
-        self.total.append(0.0)
-        self.kmove.append(move)
-        self.untried.append(None)
-        self.kids.append(_NO_KIDS)
-        self.cmean.append(_NO_KIDS)
-        self.cinv.append(_NO_KIDS)
-        cm, ci = self.cmean[parent], self.cinv[parent]
-        self.slot.append(len(cm))
-        cm.append(0.0)
-        ci.append(0.0)
-        self.up_mean.append(cm)
-        self.up_inv.append(ci)
-        self.kids[parent].append(child)
-        self.parent.append(parent)
-        self.proven.append(0)
-        return child
-
-    def reroot(self, node: int) -> None:
-        """Search from ``node`` from now on (its statistics are kept; the rest of the tree is unused)."""
-        self.root = node
-
-    def prove(self, node: int, value: int) -> None:
-        """``node`` is a proven win (1) or loss (-1) for the side that moved into it; pass it up the path.
-
-        A child that wins for its mover makes its parent a loss for the parent's mover; a parent all of
-        whose moves are listed, expanded and lost makes a win for the parent's mover. A proven node's mean
-        in its parent is set far out of reach, so UCT always picks a win and never a loss again."""
-        proven, root = self.proven, self.root
-        while True:
-            proven[node] = value
-            if node == root:
-                return
-            self.up_mean[node][self.slot[node]] = 1e9 if value == 1 else -1e9
-            parent = self.parent[node]
-            if value == 1:
-                node, value = parent, -1
-                continue
-            # a loss for the mover into node: the parent is won only if every move from it is lost
-            todo = self.untried[parent]
-            if todo is None or todo or any(proven[k] != -1 for k in self.kids[parent]):
-                return
-            node, value = parent, 1
-
-    def list_moves(self, node: int, moves: list[int]) -> list[int]:
-        self.untried[node] = moves
-        self.kids[node] = []
-        self.cmean[node] = []
-        self.cinv[node] = []
-        return moves
-
-    def back_up(self, path: list[int], reward: float) -> None:
-        """``reward`` is for the side that moved into path[0]; the sides alternate down the path."""
-        visits, total, up_mean, up_inv, slot = self.visits, self.total, self.up_mean, self.up_inv, self.slot
-        proven = self.proven
-        visits[self.root] += 1
-        for n in path:
-            k = visits[n] + 1
-            visits[n] = k
-            t = total[n] + reward
-            total[n] = t
-            i = slot[n]
-            if not proven[n]:  # a proven node keeps its mark (far out of reach) in the parent
-                up_mean[n][i] = t / k
-            up_inv[n][i] = k**-0.5
-            reward = 1.0 - reward
-
-
-#: placeholder children list of a node not listed yet (never appended to)
-_NO_KIDS: list[Any] = []
-
-
-def _settled(tree: _Tree, remaining: int) -> bool:
-    """True when no other root child can catch the most visited one in ``remaining`` iterations."""
-    kids = tree.kids[tree.root]
-    if len(kids) < 2:
-        return True
-    top = sorted(map(tree.visits.__getitem__, kids))
-    return top[-1] - top[-2] > remaining
-
-
-#: c * sqrt(log(n)) for n visits, grown as searches need it (a lookup instead of two calls per step)
-def _explore_table(c: float, size: int) -> list[float]:
-    return [0.0] + [c * sqrt(log(n)) for n in range(1, size)]
-
-
-def _reward(result: int, side: int) -> float:
-    return 1.0 if result == side else 0.5 if result < 0 else 0.0
+        return tree.subtree(node)
 
 
 class _NestedGame:
     """Search on the raw masks of a nested variant (ultimate, multi)."""
 
-    def __init__(self, state: NestedState, solver: bool = False, smart: bool = False) -> None:
+    def __init__(self, state: NestedState, solver: bool = False, smart: bool = False, policy: bool = False) -> None:
         self.variant: NestedVariant = state.variant  # type: ignore[assignment]
         self.xs = list(state.xs)
         self.os = list(state.os)
@@ -306,6 +262,8 @@ class _NestedGame:
         self.side = state.ply & 1
         self.solver = solver
         self.playout = _smart_playout(self.variant) if smart else self.variant.raw_playout
+        if policy and self.variant.key == "ultimate" and not self.variant.closes_won:
+            self.playout = policy_ultimate if POLICY_FULL else win_first_ultimate
 
     def root_moves(self) -> list[int]:
         v = self.variant
