@@ -29,11 +29,22 @@ from typing import Any
 
 from . import get_variant
 from .core import State
-from .levels import difficulty
+from .levels import difficulty, parse_level
 from .strategies import get_strategy
 
-#: mcts's options that give the search as it was before issue 34 (``old`` players)
-OLD_OPTIONS: dict[str, Any] = {"smart": False, "reuse": False}
+#: mcts's options that give the search as it was before issue 34 (``old`` players): none of what it added
+OLD_OPTIONS: dict[str, Any] = {"prior": False, "book": False, "reuse": False, "solver": False, "smart": False}
+#: the levels of ultimate and multi before issue 34 (games/engine/levels.py then): mcts's budget per level 2-8,
+#: ultimate's and multi's, and whether the level used the solver
+OLD_NESTED: dict[int, tuple[dict[str, Any], dict[str, Any], bool]] = {
+    2: ({"iterations": 20}, {"iterations": 20}, False),
+    3: ({"iterations": 80}, {"iterations": 80}, False),
+    4: ({"iterations": 300}, {"iterations": 300}, False),
+    5: ({"seconds": 0.05}, {"seconds": 0.05}, False),
+    6: ({"seconds": 0.15}, {"seconds": 0.1}, False),
+    7: ({"seconds": 0.4}, {"seconds": 0.3}, True),
+    8: ({"seconds": 0.9}, {"seconds": 0.9}, True),
+}
 
 Player = Any  # anything with choose(state) -> move (a Strategy, or a yardstick of bench/)
 
@@ -72,13 +83,15 @@ class PlayerSpec:
 
 
 def old_level(variant: Any, level: int | str, seed: int | None = None) -> Player:
-    """The ladder's ``level`` as it played before issue 34: its mcts with the options added since turned off."""
-    strategy = difficulty(variant, level, seed)
-    if strategy.name != "mcts":
-        return strategy
-    options = {k: v for k, v in strategy.options.items() if v is not None}
-    options.update(OLD_OPTIONS)
-    return get_strategy("mcts", **options)
+    """The ladder's ``level`` as it played before issue 34 (on ultimate and multi its mcts as it was then: the
+    old budgets, none of the options added since); other boards' levels are unchanged."""
+    number = parse_level(level)
+    if not variant.nested or number not in OLD_NESTED:
+        return difficulty(variant, number, seed)
+    ultimate, multi, solver = OLD_NESTED[number]
+    budget = ultimate if variant.key == "ultimate" else multi
+    seeded = {} if seed is None else {"seed": seed}
+    return get_strategy("mcts", **budget, **seeded, **{**OLD_OPTIONS, "solver": solver})
 
 
 def _option(word: str) -> tuple[str, Any]:

@@ -28,9 +28,11 @@ from .core import State
 from .strategies import Strategy
 
 #: trees kept per process (one per game seat, least recently used dropped first)
-CACHE_SIZE = 8
-#: a tree larger than this (nodes) is not kept: about 0.3 KB a node, so the cache holds at most ~0.5 GB
-MAX_NODES = 250_000
+CACHE_SIZE = 4
+#: a tree larger than this (nodes) is not kept, and pondering stops there: about 0.5 KB a node (measured), so a
+#: tree holds at most ~50 MB and the cache ~200 MB (a kept subtree is usually a small part of that); 100,000
+#: nodes are about 4 s of pondering
+MAX_NODES = 100_000
 
 
 class TreeCache:

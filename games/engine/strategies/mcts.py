@@ -5,17 +5,29 @@ Options:
 - ``iterations``: playouts per move; ``seconds``: thinking time per move. Either or both (whichever
   runs out first); neither means ``seconds=1.0``. Only an ``iterations`` bound is repeatable.
 - ``seed``: seeds the generator, so with ``iterations`` the same positions get the same moves.
-- ``c`` (default 1.0): the UCT exploration constant; rewards are 1 win, 1/2 draw, 0 loss.
-- ``solver`` (ultimate, multi): MCTS-solver. A move that ends the game with a win is a proven win; a
-  position with a winning move is a proven loss for the side that moved into it, and one whose moves
-  are all proven losses is a proven win. UCT then always takes a proven win and never a proven loss,
+- ``c``: the UCT exploration constant; rewards are 1 win, 1/2 draw, 0 loss. By default 0.5 with the move
+  prior (``prior``), 1.0 without it.
+- ``solver`` (ultimate, multi; by default on ultimate): MCTS-solver. A move that ends the game with a win is a
+  proven win; a position with a winning move is a proven loss for the side that moved into it, and one whose
+  moves are all proven losses is a proven win. UCT then always takes a proven win and never a proven loss,
   and the search stops once the root is proven.
+- ``prior`` (ultimate with its default rules; by default on there): the tree knows the game
+  (``mcts_knowing``): moves are expanded best-looking first, a child's mean carries a bias from the move's
+  prior that fades with its visits, and a node widens to more children as its visits grow. The prior
+  (``mcts_prior``) values winning or blocking a small board and sending the opponent to a decided board, and
+  marks down sending them to a board they win at once or to a free choice.
+- ``book`` (ultimate with its default rules; by default on there): the opening book's move
+  (``mcts_book``: long offline searches of every position of the first plies, up to symmetry) without search.
+- ``reuse`` (ultimate, multi; by default on ultimate): the strategy object keeps its last tree; when the next
+  position follows the last one by a move or two (its own and the reply), the search goes on from that subtree
+  (copied out: the rest is dropped). The move chosen is still legal and sound for the position given, whatever
+  came before; only the statistics carry over. ``games.engine.pondering`` keeps such trees per game across
+  strategy objects, and thinks on the opponent's time (``ponder``).
 - ``smart`` (ultimate, multi): playouts that, on the small board they are sent to, take a win of that
-  board when there is one, else block the opponent's, else play at random.
-- ``reuse`` (ultimate, multi): the strategy object keeps its last tree; when the next position follows
-  the last one by a move or two (its own and the reply), the search goes on from that subtree. The move
-  chosen is still legal and sound for the position given, whatever came before; only the statistics
-  carry over.
+  board when there is one, else block the opponent's, else play at random (off: it did not win its match).
+
+``solver``, ``prior``, ``book`` and ``reuse`` left unset (None) mean "where it was measured to help"
+(docs/ladder.md); ``False`` turns one off, ``True`` turns ``solver`` or ``reuse`` on for multi too.
 
 The final move is the most visited root child. A move that wins at once is played without search.
 
@@ -34,23 +46,18 @@ import random
 import time
 from collections.abc import Callable
 from math import inf
-from operator import add as add_
-from operator import or_
 from typing import Any
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
 from ..nested import NestedState, NestedVariant
-from ..nested_raw import (
-    ONGOING,
-)
 from . import Strategy, register
 from .mcts_book import book_move
-from .mcts_nested import RAVE_B2, KnowingSearch
-from .mcts_playouts import _smart_playout
-from .mcts_policy import ordered_moves, policy_ultimate, win_first_ultimate
-from .mcts_tree import SETTLE_CHECK, _explore_table, _reward, _settled, _Tree
-from .ultimate_eval import x_score
+from .mcts_knowing import KNOWING_C, KnowingGame
+from .mcts_search import _GridGame, _NestedGame
+from .mcts_tree import _Tree
+
+__all__ = ["MCTSStrategy", "_GridGame", "_NestedGame", "_Tree", "KnowingGame"]
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_C = 1.0
@@ -58,11 +65,12 @@ DEFAULT_C = 1.0
 MAX_SECONDS = 3600
 #: a kept tree larger than this (nodes) is dropped rather than reused (memory)
 REUSE_LIMIT = 3_000_000
-POLICY_FULL = False
 #: pondering asks its ``stop`` this often (seconds)
 PONDER_SLICE = 0.05
-#: the options that give the search as it was before issue 34 (the match command's ``old`` players)
-OLD_OPTIONS: dict[str, Any] = {"smart": False, "reuse": False}
+
+
+def _default_rules_ultimate(variant: Variant) -> bool:
+    return variant.key == "ultimate" and not getattr(variant, "closes_won", True)
 
 
 @register
@@ -73,16 +81,11 @@ class MCTSStrategy(Strategy):
         "seconds": ((int, float), None),
         "seed": (int, None),
         "c": ((int, float), None),
-        "solver": (bool, False),
+        "solver": (bool, None),
+        "prior": (bool, None),
+        "book": (bool, None),
+        "reuse": (bool, None),
         "smart": (bool, False),
-        "reuse": (bool, False),
-        "policy": (bool, False),
-        "rave": (bool, False),
-        "evaluate": (bool, False),
-        "prior": (bool, False),
-        "value": (bool, False),
-        "book": (bool, False),
-        "widen": (bool, False),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -100,7 +103,7 @@ class MCTSStrategy(Strategy):
             seconds = self.options["seconds"] = DEFAULT_SECONDS  # shown as the setting in use
         self.iterations: int | None = iterations
         self.seconds: float | None = seconds
-        self.c = float(DEFAULT_C if c is None else c)
+        self.c: float | None = None if c is None else float(c)
         self.rng = random.Random(self.options["seed"])
         #: iterations run by the last ``choose`` (for benchmarks)
         self.last_iterations = 0
@@ -112,10 +115,20 @@ class MCTSStrategy(Strategy):
     def supports(self, variant: Variant) -> bool:
         return isinstance(variant, (NestedVariant, GridVariant))
 
+    def uses(self, option: str, variant: Variant) -> bool:
+        """Whether ``option`` (solver, prior, book, reuse) is in force on ``variant``: its value, or where unset,
+        whether it was measured to help there."""
+        value = self.options[option]
+        if option in ("prior", "book"):
+            return value is not False and _default_rules_ultimate(variant)
+        if value is not None:
+            return bool(value) and isinstance(variant, NestedVariant)
+        return variant.key == "ultimate"
+
     def _choose(self, state: State) -> int:
         started = time.perf_counter()
         if isinstance(state, NestedState):
-            if self.options["book"]:
+            if self.uses("book", state.variant):
                 move = book_move(state)
                 if move is not None:
                     self.last_iterations = self.last_reused = 0
@@ -123,30 +136,40 @@ class MCTSStrategy(Strategy):
                     return move
             return self._search(self._nested(state), state, started)
         if isinstance(state, GridState):
-            return self._search(_GridGame(state), None, started)
+            return self._search(_GridGame(state), None, started)  # type: ignore[arg-type]
         raise ValueError(f"strategy 'mcts' does not support {state!r}")  # pragma: no cover - supports() guards
 
-    def _nested(self, state: NestedState) -> Any:
+    def _nested(self, state: NestedState) -> _NestedGame:
         """The search of a nested position with this strategy's options."""
-        game = _NestedGame(state, self.options["solver"], self.options["smart"], self.options["policy"])
-        if any(self.options[k] for k in ("rave", "evaluate", "prior", "value")):
-            leaf = x_score if self.options["evaluate"] else None
-            prior = ordered_moves if self.options["prior"] else None
-            value = x_score if self.options["value"] else None
-            search = KnowingSearch(game, RAVE_B2 if self.options["rave"] else None, leaf, prior, value)
-            search.widen = self.options["widen"]
-            return search
-        return game
+        variant = state.variant
+        solver = self.uses("solver", variant)
+        if self.uses("prior", variant):
+            return KnowingGame(state, solver, self.options["smart"])
+        return _NestedGame(state, solver, self.options["smart"])
 
-    def _tree_for(self, game: Any, state: State | None) -> _Tree:
-        tree = self._reused(state) if self.options["reuse"] and state is not None else None
+    def game_for(self, state: State) -> _NestedGame | _GridGame:
+        """The search of ``state`` this strategy runs (the analysis runs it too, on a ``fresh_tree``)."""
+        if isinstance(state, NestedState):
+            return self._nested(state)
+        assert isinstance(state, GridState)
+        return _GridGame(state)
+
+    def fresh_tree(self, game: _NestedGame | _GridGame) -> _Tree:
+        return game.new_tree(self._c(game))
+
+    def _c(self, game: _NestedGame | _GridGame) -> float:
+        if self.c is not None:
+            return self.c
+        return KNOWING_C if isinstance(game, KnowingGame) else DEFAULT_C
+
+    def _tree_for(self, game: _NestedGame | _GridGame, state: State | None) -> _Tree:
+        keep = state is not None and self.uses("reuse", state.variant)
+        tree = self._reused(state, game) if keep else None  # type: ignore[arg-type]
         #: visits the search started with (a reused subtree's), for tests and benchmarks
         self.last_reused = 0 if tree is None else tree.visits[tree.root]
-        if tree is None:
-            tree = game.new_tree(self.c) if hasattr(game, "new_tree") else _Tree(self.c)
-        return tree
+        return tree if tree is not None else game.new_tree(self._c(game))
 
-    def _search(self, game: Any, state: State | None, started: float) -> int:
+    def _search(self, game: _NestedGame | _GridGame, state: State | None, started: float) -> int:
         moves = game.root_moves()
         if len(moves) == 1:
             self.last_iterations = 0
@@ -170,7 +193,7 @@ class MCTSStrategy(Strategy):
         else:
             alive = [k for k in kids if proven[k] != -1 and visits[k]] or [k for k in kids if visits[k]] or kids
             best = max(alive, key=lambda k: (visits[k], total[k] / visits[k] if visits[k] else 0.0))
-        if self.options["reuse"] and state is not None:
+        if state is not None and self.uses("reuse", state.variant):
             self._kept = (state, tree)
         self._last_tree = tree  # for tests: what the last search proved
         return tree.kmove[best]
@@ -202,7 +225,7 @@ class MCTSStrategy(Strategy):
         """Search ``state`` without choosing (the opponent's time) for up to ``seconds``, until ``stop()`` (asked
         every ``PONDER_SLICE`` seconds), a proven root or ``max_nodes`` nodes; the tree is kept as after a move.
         Returns the iterations run. Only nested positions with ``reuse`` are pondered."""
-        if not (self.options["reuse"] and isinstance(state, NestedState)) or state.is_over:
+        if not isinstance(state, NestedState) or not self.uses("reuse", state.variant) or state.is_over:
             return 0
         game = self._nested(state)
         if len(game.root_moves()) < 2:
@@ -219,13 +242,15 @@ class MCTSStrategy(Strategy):
         self.last_iterations = done
         return done
 
-    def _reused(self, state: State) -> _Tree | None:
-        """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two."""
+    def _reused(self, state: NestedState, game: _NestedGame) -> _Tree | None:
+        """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two (and the
+        tree is of the kind this search grows)."""
         if self._kept is None:
             return None
         old, tree = self._kept
         self._kept = None
-        if not isinstance(state, NestedState) or old.variant != state.variant or len(tree.visits) > REUSE_LIMIT:
+        if (not isinstance(old, NestedState) or old.variant != state.variant or len(tree.visits) > REUSE_LIMIT
+                or type(tree) is not type(game.new_tree(0.0))):
             return None
         # a NestedState keeps no history: the moves since the kept root are the cells that filled since
         diff = [m for m in range(81) if (state.xs[m // 9] | state.os[m // 9]) >> (m % 9) & 1
@@ -245,169 +270,6 @@ class MCTSStrategy(Strategy):
                 return None
         if tree.proven[node] != 0:
             return None
-        return tree.subtree(node)
-
-
-class _NestedGame:
-    """Search on the raw masks of a nested variant (ultimate, multi)."""
-
-    def __init__(self, state: NestedState, solver: bool = False, smart: bool = False, policy: bool = False) -> None:
-        self.variant: NestedVariant = state.variant  # type: ignore[assignment]
-        self.xs = list(state.xs)
-        self.os = list(state.os)
-        self.occ = list(map(or_, state.xs, state.os))
-        self.won = [state.xwon, state.owon]
-        self.full = state.full
-        self.target = state.target
-        self.side = state.ply & 1
-        self.solver = solver
-        self.playout = _smart_playout(self.variant) if smart else self.variant.raw_playout
-        if policy and self.variant.key == "ultimate" and not self.variant.closes_won:
-            self.playout = policy_ultimate if POLICY_FULL else win_first_ultimate
-
-    def root_moves(self) -> list[int]:
-        v = self.variant
-        return v.raw_moves(self.occ, v.raw_closed(self.won[0], self.won[1], self.full), self.target)
-
-    def winning_move(self, moves: list[int]) -> int | None:
-        step = self.variant.raw_step
-        for m in moves:
-            if step(self.xs[:], self.os[:], self.occ[:], self.won[:], self.full, self.side, m)[2] == self.side:
-                return m
-        return None
-
-    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
-        """Iterate until the budget, the deadline or (``settle``) a settled leader; returns iterations done."""
-        v = self.variant
-        step, moves_of, closes_won = v.raw_step, v.raw_moves, v.closes_won
-        playout = self.playout
-        randbytes, rand, clock = rng.randbytes, rng.random, time.perf_counter
-        rxs, ros, rocc, rwon = self.xs, self.os, self.occ, self.won
-        rfull, rtarget, rside = self.full, self.target, self.side
-        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
-        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
-        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
-        solver, prove, proven, root = self.solver, tree.prove, tree.proven, tree.root
-        done = 0
-        explore = _explore_table(c, max(min(budget, 4096), visits[root]) + 2)
-        while done < budget:
-            if deadline is not None and clock() >= deadline:
-                break
-            if visits[root] + 2 >= len(explore):
-                explore = _explore_table(c, 2 * len(explore))
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
-                break
-            if solver and proven[root]:
-                break
-            done += 1
-            xs, os_, occ, won = rxs[:], ros[:], rocc[:], rwon[:]
-            full, target, side = rfull, rtarget, rside
-            node = root
-            path = []
-            while True:
-                todo = untried[node]
-                if todo is None:
-                    todo = list_moves(node, moves_of(occ, full | won[0] | won[1] if closes_won else full, target))
-                if todo:  # expand one random untried move, then play out from there
-                    i = int(rand() * len(todo))
-                    m = todo[i]
-                    todo[i] = todo[-1]
-                    todo.pop()
-                    full, target, res = step(xs, os_, occ, won, full, side, m)
-                    child = add(node, m)
-                    path.append(child)
-                    if res == ONGOING:
-                        res = playout(xs, os_, occ, won[0], won[1], full, target, side ^ 1, randbytes)
-                    elif solver and res == side:
-                        prove(child, 1)  # the move wins the game: its parent is lost for the other side
-                    break
-                scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
-                node = kids[node][scores.index(max(scores))]
-                path.append(node)
-                full, target, res = step(xs, os_, occ, won, full, side, kmove[node])
-                if res != ONGOING:  # a finished game in the tree: its result is exact
-                    break
-                side ^= 1
-            back_up(path, _reward(res, rside))
-        return done
-
-
-class _GridGame:
-    """Search on the two bit masks of a grid variant."""
-
-    def __init__(self, state: GridState) -> None:
-        self.variant: GridVariant = state.variant  # type: ignore[assignment]
-        self.x = state.x
-        self.o = state.o
-        self.side = state.ply & 1
-
-    def root_moves(self) -> list[int]:
-        occ = self.x | self.o
-        return [i for i in range(self.variant.cell_count) if not occ >> i & 1]
-
-    def winning_move(self, moves: list[int]) -> int | None:
-        mine = self.o if self.side else self.x
-        cell_lines = self.variant.cell_lines
-        for m in moves:
-            after = mine | 1 << m
-            if any(after & line == line for line in cell_lines[m]):
-                return m
-        return None
-
-    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
-        v = self.variant
-        cell_lines, full_mask, cells, playout = v.cell_lines, v.full, range(v.cell_count), v.raw_playout
-        rand, clock = rng.random, time.perf_counter
-        rx, ro, rside = self.x, self.o, self.side
-        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
-        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
-        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
-        done = 0
-        explore = _explore_table(c, min(budget, 4096) + 2)
-        while done < budget:
-            if deadline is not None and clock() >= deadline:
-                break
-            if done + 2 >= len(explore):
-                explore = _explore_table(c, 2 * len(explore))
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
-                break
-            done += 1
-            x, o, side = rx, ro, rside
-            node = 0
-            path = []
-            while True:
-                todo = untried[node]
-                if todo is None:
-                    occ = x | o
-                    todo = list_moves(node, [i for i in cells if not occ >> i & 1])
-                expanded = bool(todo)
-                if expanded:
-                    i = int(rand() * len(todo))
-                    m = todo[i]
-                    todo[i] = todo[-1]
-                    todo.pop()
-                    path.append(add(node, m))
-                else:
-                    scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
-                    node = kids[node][scores.index(max(scores))]
-                    path.append(node)
-                    m = kmove[node]
-                bit = 1 << m
-                if side:
-                    o |= bit
-                    mine = o
-                else:
-                    x |= bit
-                    mine = x
-                if any(mine & line == line for line in cell_lines[m]):
-                    res = side
-                    break
-                if x | o == full_mask:
-                    res = -1
-                    break
-                side ^= 1
-                if expanded:
-                    res = playout(x, o, side, rand)
-                    break
-            back_up(path, _reward(res, rside))
-        return done
+        out = tree.subtree(node)
+        out.c = self._c(game)
+        return out

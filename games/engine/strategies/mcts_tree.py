@@ -138,6 +138,40 @@ class _Tree:
             reward = 1.0 - reward
 
 
+class PriorTree(_Tree):
+    """The tree of the search with a move prior (``mcts_knowing``): per node a progressive bias, ``bias / (visits
+    + 1)`` added to its mean in its parent (it fades as visits come in), and per node listed the priors of its
+    untried moves, aligned with them."""
+
+    __slots__ = ("bias", "priors")
+    MOVED = (*_Tree.MOVED, "bias", "priors")
+
+    def __init__(self, c: float) -> None:
+        super().__init__(c)
+        self.bias: list[float] = [0.0]
+        self.priors: list[list[float] | None] = [None]
+
+    def add(self, parent: int, move: int, bias: float = 0.0) -> int:
+        self.bias.append(bias)
+        self.priors.append(None)
+        return super().add(parent, move)
+
+    def back_up(self, path: list[int], reward: float) -> None:
+        visits, total, up_mean, up_inv, slot = self.visits, self.total, self.up_mean, self.up_inv, self.slot
+        proven, bias = self.proven, self.bias
+        visits[self.root] += 1
+        for n in path:
+            k = visits[n] + 1
+            visits[n] = k
+            t = total[n] + reward
+            total[n] = t
+            i = slot[n]
+            if not proven[n]:
+                up_mean[n][i] = t / k + bias[n] / (k + 1)
+            up_inv[n][i] = k**-0.5
+            reward = 1.0 - reward
+
+
 #: placeholder children list of a node not listed yet (never appended to)
 _NO_KIDS: list[Any] = []
 
