@@ -57,8 +57,6 @@ from .mcts_knowing import KNOWING_C, KnowingGame
 from .mcts_search import _GridGame, _NestedGame
 from .mcts_tree import _Tree
 
-__all__ = ["MCTSStrategy", "_GridGame", "_NestedGame", "_Tree", "KnowingGame"]
-
 DEFAULT_SECONDS = 1.0
 DEFAULT_C = 1.0
 #: an hour a move: a budget no one waits for (inf or 1e308 would never return)
