@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
 .PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live bench-cluster bench-browser \
-	chromium servers nginx wrk migrate clean ladder match
+	chromium servers nginx wrk migrate clean ladder match screenshots arena-sim
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ nginx:
 servers: nginx
 	@test -x /usr/bin/redis-server || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server)
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+
+# The game page's screenshots in docs/img (docs/features.md), taken by its layout test at 1280 x 800 and 390 x 844.
+screenshots: $(VENV)/.dev chromium
+	SCREENSHOTS_DIR=docs/img $(PY) -m pytest -q -p no:cacheprovider tests/browser/test_game_page.py -k fits
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
@@ -109,6 +113,12 @@ bench-cluster: $(VENV)/.dev servers
 # From one player's click to the move on the opponent's page: two Chromium pages on make serve's stack.
 bench-browser: $(VENV)/.dev chromium servers
 	$(PY) bench/browser.py $(ARGS)
+
+# A short arena tournament of 40 API players on a throw-away SQLite database, paired by a real task worker: games,
+# pairings per minute, the longest wait for a new pairing, and its checks (no player in two games at once, standings
+# equal to the sum of the results). E.g. `make arena-sim ARGS="--players 12 --seconds 20 --variant four"`.
+arena-sim: $(VENV)/.runtime
+	$(PY) bench/arena_sim.py $(ARGS)
 
 # wrk measures the trivial views a second time, as a check on the benchmark's own clients. Optional: without
 # it (no apt, not root) the benchmark runs and leaves out the wrk figures.

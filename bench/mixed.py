@@ -39,7 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +54,7 @@ from bench.common import (  # noqa: E402
     start_stack,
     wait_ready,
 )
-from bench.mixed_report import report  # noqa: E402
+from bench.mixed_report import Result, report  # noqa: E402
 
 POLL = 0.05  # seconds between a hard player's looks for the computer's reply
 REPLY_TIMEOUT = 90.0  # a reply not seen after this long is an error
@@ -113,17 +112,6 @@ class ApiSession(Session):
             return status, json.loads(text) if text else None
         except ValueError:
             return status, text.decode(errors="replace")
-
-
-@dataclass
-class Result:
-    role: str  # "quick" or "hard"
-    moves: list[tuple[float, float, int]] = field(default_factory=list)  # (sent, after t0; latency; moves stored)
-    replies: list[tuple[int, int, float, float]] = field(default_factory=list)  # (game, version, wait, move latency)
-    games_started: int = 0
-    polls: int = 0  # GET /api/games/{id} while waiting for the computer
-    errors: list[str] = field(default_factory=list)
-    accepted: dict[int, int] = field(default_factory=dict)  # game id -> moves the client saw stored
 
 
 def new_game(api: ApiSession, result: Result, settings: dict) -> dict | None:

@@ -8,16 +8,24 @@ import argparse
 import os
 import shutil
 import statistics
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bench.common import check_games, percentiles
 
-if TYPE_CHECKING:
-    from bench.mixed import Result
-
 TARGET_FACTOR, TARGET_P95 = 3.0, 0.250  # the issue's target: p95 under load <= 3 x alone, and < 250 ms
 QUEUE_GRACE = 0.3  # seconds a task may wait with a worker idle (its 0.1 s poll of the queue, a busy database)
+
+
+@dataclass
+class Result:
+    role: str  # "quick" or "hard"
+    moves: list[tuple[float, float, int]] = field(default_factory=list)  # (sent, after t0; latency; moves stored)
+    replies: list[tuple[int, int, float, float]] = field(default_factory=list)  # (game, version, wait, move latency)
+    games_started: int = 0
+    polls: int = 0  # GET /api/games/{id} while waiting for the computer
+    errors: list[str] = field(default_factory=list)
+    accepted: dict[int, int] = field(default_factory=dict)  # game id -> moves the client saw stored
 
 
 def quantile(values: list[float], q: int) -> float:
@@ -49,7 +57,7 @@ def task_rows() -> dict[tuple[int, int], list[dict]]:
     """The computer's tasks by (game, version), each with its times as seconds since the epoch."""
     from django_tasks_db.models import DBTaskResult
 
-    from games.tasks import computer_turn
+    from games.services.moves import computer_turn
 
     rows: dict[tuple[int, int], list[dict]] = {}
     for row in DBTaskResult.objects.filter(task_path=computer_turn.module_path):

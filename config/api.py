@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from ninja import NinjaAPI
 
-from games.api import assists, catalogue, challenges, errors, games, moves, offers, records, seeks
+from games.api import (
+    arenas,
+    assists,
+    bots,
+    catalogue,
+    challenges,
+    errors,
+    games,
+    moves,
+    offers,
+    puzzles,
+    records,
+    seeks,
+    streams,
+)
 from games.api.auth import SignedInSession, TokenAuth
 from games.api.parser import BoundedParser
 
@@ -23,10 +37,11 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 
-for router in (
+ROUTERS = (
     catalogue.router, games.router, moves.router, offers.router, challenges.router, assists.router, records.router,
-    seeks.router,
-):
+    seeks.router, arenas.router, puzzles.router, bots.router, streams.router,
+)
+for router in ROUTERS:
     api.add_router("", router)
 
-errors.install(api)  # after every router: JSON refusals, JSON 405s, 404 for any other path
+errors.install(api, ROUTERS)  # after every router: JSON refusals, JSON 405s, 404 for any other path

@@ -1,8 +1,15 @@
-"""gunicorn settings for the pages and the API (``make serve``, the web benchmark): gunicorn's own sync workers,
-behind the buffering proxy that ``make serve`` starts (nginx: config/nginx.conf.template), which reads each
-request whole before it reaches a worker and takes each answer at once, so that a slow client never holds a
-process. The live streams are not served here but by the ASGI server (uvicorn) behind the same proxy.
-Each setting can be overridden from the environment (GUNICORN_CMD_ARGS, or the variables below)."""
+"""gunicorn settings for the pages and the API (``make serve``, the web benchmark): gunicorn's own threaded workers
+(``gthread``, as shipped), behind the buffering proxy that ``make serve`` starts (nginx: config/serve/nginx.conf),
+which reads each request whole before it reaches a worker and takes each answer at once, so that a slow client
+never holds a thread; nginx keeps its connections to the workers alive, so that no request pays for a new
+connection and its closing. The live streams are not served here but by the ASGI server (uvicorn) behind the same
+proxy. Each setting can be overridden from the environment (GUNICORN_CMD_ARGS, or the variables below).
+
+Why threads, and two: gunicorn's sync workers close every connection after its answer and wait (up to 2 s) for
+the proxy to hang up before taking the next request, one request at a time; measured against the threaded
+workers with kept-alive connections, they served a third to a half of the moves per second (docs/benchmarks.md,
+"Stock serving"). More than two threads per process only add turns on Python's interpreter lock and SQLite's
+write lock."""
 
 from __future__ import annotations
 
@@ -11,7 +18,10 @@ import os
 
 bind = os.environ.get("WEB_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "sync"
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+# the proxy's kept-alive connections stay open this long between requests (longer than nginx's own, 60 s)
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
 # A live stream would hold one of these workers for as long as its page is open: they refuse streams (the proxy
 # sends them to uvicorn), and a page that reaches one anyway polls (games/web/views/live.py).
 os.environ["LIVE_STREAMS"] = "0"

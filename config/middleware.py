@@ -9,9 +9,10 @@ from urllib.parse import unquote_to_bytes, urlencode, urlsplit
 import django.middleware.common
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render, resolve_url
+from django.urls import Resolver404, resolve
 from django_htmx.http import HttpResponseClientRedirect
 
 
@@ -209,3 +210,32 @@ def _holds_nul(request: HttpRequest) -> bool:
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 API_PREFIX = "/api/"  # config.urls mounts the JSON API here
+
+
+class SiteNotFoundMiddleware:
+    """The site's own 404 page under DEBUG too (``make run``): Django's yellow debug page lists every URL pattern
+    and is no page for a player. An address nothing answers is found out before any view (Django's resolver would
+    answer it with the debug page); a view's Http404 through ``process_exception``. Without DEBUG Django already
+    uses the site's handler404, and this costs one settings lookup."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG:
+            try:
+                resolve(request.path_info, getattr(request, "urlconf", None))
+            except Resolver404 as err:
+                return _not_found(request, err)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if settings.DEBUG and isinstance(exception, Http404):
+            return _not_found(request, exception)
+        return None
+
+
+def _not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    from config.views import page_not_found  # the handler404 itself (views import this module's constants)
+
+    return page_not_found(request, exception)

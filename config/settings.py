@@ -62,7 +62,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling: see AXES_* below
     "ninja",  # its templates and static files: the API docs page works offline
     "django_tasks",  # the Tasks framework (DEP 14) on Django 5.2; built in from Django 6
-    "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.tasks, docs/operations.md)
+    "django_tasks_db",  # its database queue: workers are `manage.py worker` (games.services.queue, docs/operations.md)
     "config.apps.SiteConfig",  # the site's wiring: SQLite's pragmas on each connection (config/sqlite.py)
     "push",  # the live push: notices to open pages and bots, through Redis or the database (push/)
     "players",
@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.HtmxLoginRedirectMiddleware",  # after HtmxMiddleware: it reads request.htmx
     "config.middleware.MethodNotAllowedPageMiddleware",  # after HtmxMiddleware too
+    "config.middleware.SiteNotFoundMiddleware",  # under DEBUG (make run) too: the site's 404, not Django's debug page
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 
@@ -104,6 +105,8 @@ LIVE_STREAMS = _env_bool("LIVE_STREAMS", True)
 LIVE_STREAMS_PER_PLAYER = int(os.environ.get("LIVE_STREAMS_PER_PLAYER", "12"))
 # About how long (ms) a page refused a stream waits before trying again (static/js/live.js; it polls meanwhile).
 LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "15000"))
+# Seconds between the keep-alive lines of the bot API's streams (games.api.streams) when nothing happens.
+BOT_STREAM_KEEPALIVE = float(os.environ.get("BOT_STREAM_KEEPALIVE", "5"))
 
 ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # the site's page, JSON under /api/
@@ -252,8 +255,15 @@ GAME_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_SECONDS", "0.
 GAME_ANALYSIS_TOTAL_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_TOTAL_SECONDS", "20"))
 POSITION_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_POSITION_ANALYSIS_SECONDS", "0.05" if TESTING else "1.0"))
 
+# Arena tournaments: the site schedules a few each hour for its busiest pools (games.services.arenas.schedule_arenas,
+# run by the task workers' sweep); DJANGO_ARENA_SCHEDULE=0 turns that off (the tests do).
+ARENA_SCHEDULE = os.environ.get("DJANGO_ARENA_SCHEDULE", "0" if TESTING else "1") == "1"
+# Puzzles (games.services.puzzles): cut from each finished game once it is analysed, in the task workers;
+# DJANGO_PUZZLES=0 turns that off.
+PUZZLES = os.environ.get("DJANGO_PUZZLES", "1") == "1"
+
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "games:history"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
@@ -314,8 +324,8 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
-# The task queue (games.tasks): slow computer work runs in worker processes (`manage.py worker`), never in a web
-# request. Tasks are rows of the site's own database (no extra server), enqueued in the transaction of the change
+# The task queue (games.services.queue): slow computer work runs in worker processes (`manage.py worker`), never in
+# a web request. Tasks are rows of the site's own database (no extra server), enqueued in the transaction of the change
 # that calls for them. Tests may swap the backend (e.g. TASKS_BACKEND=django_tasks.backends.immediate...).
 TASKS = {
     "default": {

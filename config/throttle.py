@@ -15,7 +15,8 @@ server hash a password per request (0.25 s of CPU each). Here, before the view r
 
 Counts live in the cache named by THROTTLE_CACHE (Redis when REDIS_URL is set, else a database table: shared by
 every worker and server). A cache that fails (Redis restarting) counts nothing and refuses nobody meanwhile: a
-site that cannot count for a moment is better than one nobody can log in to. Windows are fixed (``limit/seconds`` in THROTTLE_RATES); the answer says when the window ends.
+site that cannot count for a moment is better than one nobody can log in to. Windows are fixed
+(``limit/seconds`` in THROTTLE_RATES); the answer says when the window ends.
 The client address is ``config.auth.client_ip``: behind a proxy, set DJANGO_TRUSTED_PROXIES (docs/operations.md).
 """
 

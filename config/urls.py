@@ -8,9 +8,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.api import api
-from config.views import healthz, home, readyz
+from config.views import healthz, readyz
+from games.web.responses import people_only
 from games.web.views import analysis as game_analysis
+from games.web.views import home as game_home
 from games.web.views import pages as game_pages
+from games.web.views import puzzles as game_puzzles
 from players import views as player_views
 
 urlpatterns = [
@@ -44,10 +47,15 @@ urlpatterns = [
     path("analysis/", game_analysis.analysis_board, name="analysis"),
     path("analysis/best/", game_analysis.analysis_best, name="analysis_best"),
     path("analysis/best/result/", game_analysis.analysis_best_result, name="analysis_best_result"),
-    path("analysis/play/", game_analysis.analysis_play, name="analysis_play"),
+    path("analysis/play/", people_only(game_analysis.analysis_play), name="analysis_play"),  # bots: the API
+    path("puzzles/", game_puzzles.puzzles_home, name="puzzles"),
+    path("puzzles/next/", game_puzzles.puzzle_next_view, name="puzzle_next"),
+    path("puzzles/<int:pk>/", game_puzzles.puzzle_page, name="puzzle"),
+    path("puzzles/<int:pk>/move/", game_puzzles.puzzle_move_view, name="puzzle_move"),
+    path("puzzles/<int:pk>/hint/", game_puzzles.puzzle_hint_view, name="puzzle_hint"),
     path("players/", include("players.urls")),
     path("api/", api.urls),
-    path("", home, name="home"),
+    path("", game_home.home, name="home"),
 ]
 
 handler400 = "config.views.bad_request"

@@ -8,7 +8,7 @@ import sys
 from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template import loader
 from django.urls import Resolver404, resolve
 from django.views.decorators.http import require_safe
@@ -83,13 +83,6 @@ def _restore_lock_wait() -> None:
             cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
     except DatabaseError:
         pass
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    """The site's address: a player's games, or for a visitor the front door (the login page with its welcome,
-    not "Please log in to see that page")."""
-    return redirect("games:history" if request.user.is_authenticated else "login")
 
 
 def _said(exception: Exception) -> str:

@@ -1,4 +1,5 @@
-"""Admin for games: their moves shown read-only; filters by variant, status and result; ratings to look up."""
+"""Admin for games: their moves shown read-only; filters by variant, status and result; ratings to look up. Arenas
+and puzzles: ``games.admin_contests``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from . import admin_contests  # noqa: F401 - arenas and puzzles: registered there
 from .errors import GameError
 from .models import Game, Move, Opponent, Rating, Seek
 from .positions import game_variant
@@ -48,16 +50,15 @@ class GameAdminForm(forms.ModelForm):
 RULE_FIELDS = ("variant", "options", "start_board", "opponent", "x_level", "x_strategy", "o_level", "o_strategy")
 #: what made a finished game's ratings: fixed once it is over
 FINISHED_FIELDS = ("status", "result", "x_player", "o_player")
-RATING_FIELDS = (
-    "x_rating_before", "x_rating_after", "o_rating_before", "o_rating_after", "unrated_reason", "pool", "x_deviation",
-    "o_deviation",
-)
+RATING_FIELDS = ("unrated_reason", "pool")
+#: shown in words and whole points (the stored figures are floats: "1662.3108925690603")
+SHOWN_FIELDS = ("x_rating", "o_rating", "x_deviation_points", "o_deviation_points", "x_name", "o_name", "kind", "state")
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameAdminForm
-    list_display = ("id", "variant", "x_seat", "o_seat", "opponent", "status", "result", "ply", "created")
+    list_display = ("id", "variant", "x_seat", "o_seat", "kind", "state", "ply", "created")
     list_display_links = ("id", "variant")
     list_filter = ("variant", "status", "result", "result_reason", "opponent", "private", "created")
     search_fields = ("x_player__username", "o_player__username", "created_by__username")
@@ -69,21 +70,21 @@ class GameAdmin(admin.ModelAdmin):
     # could name someone outside the game, or the game itself)
     readonly_fields = (
         "ply", "version", "takebacks", "hints", "created", "updated", "finished", "turn_started", "draw_offer_ply",
-        *RATING_FIELDS, "played_on_from", "played_on_ply",
+        *RATING_FIELDS, *SHOWN_FIELDS, "played_on_from", "played_on_ply",
         "rematch_of", "rematch_offered_by", "rematch_declined", "draw_offered_by", "moves_played",
     )
     raw_id_fields = ("x_player", "o_player", "created_by", "invitee")
     fieldsets = (
-        (None, {"fields": ("variant", "options", "start_board", "opponent", "created_by", "private",
+        (None, {"fields": ("kind", "state", "variant", "options", "start_board", "opponent", "created_by", "private",
                            "played_on_from", "played_on_ply")}),
         ("Challenge, draw offer and rematch", {
             "fields": (
                 "invitee", "draw_offered_by", "draw_offer_ply", "rematch_of", "rematch_offered_by", "rematch_declined",
             ),
         }),
-        ("Seat X", {"fields": ("x_player", "x_level", "x_strategy", "x_rating_before", "x_rating_after")}),
-        ("Seat O", {"fields": ("o_player", "o_level", "o_strategy", "o_rating_before", "o_rating_after")}),
-        ("Rating", {"fields": ("pool", "unrated_reason", "x_deviation", "o_deviation")}),
+        ("Seat X", {"fields": ("x_player", "x_name", "x_level", "x_strategy", "x_rating")}),
+        ("Seat O", {"fields": ("o_player", "o_name", "o_level", "o_strategy", "o_rating")}),
+        ("Rating", {"fields": ("pool", "unrated_reason", "x_deviation_points", "o_deviation_points")}),
         ("State", {
             "fields": (
                 "status", "result", "result_reason", "ply", "takebacks", "hints", "version", "created", "updated",
@@ -114,6 +115,44 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="O")
     def o_seat(self, game: Game) -> str:
         return game.seat_label("O")
+
+    @admin.display(description="kind", ordering="opponent")
+    def kind(self, game: Game) -> str:
+        """What the game is: read from a record, or who plays whom ("Two players on this screen" was shown for
+        imported games, which are stored as games on one screen)."""
+        return "Imported" if game.imported else game.get_opponent_display()
+
+    @admin.display(description="state", ordering="status")
+    def state(self, game: Game) -> str:
+        """The game as it really stands: "Aborted" rather than "Finished" without a result."""
+        if game.result_reason == Game.Reason.ABORTED:
+            return "Aborted"
+        if game.status != Game.Status.FINISHED:
+            return Game.Status(game.status).label
+        result = "Draw" if game.result == Game.Result.DRAW else f"{game.result} wins" if game.result else "Unfinished"
+        return f"Finished: {result}"
+
+    def _rating(self, game: Game, side: str) -> str:
+        change = game.rating_change(side)
+        if change:
+            return f"{change['before']} → {change['after']} ({change['delta_text']})"
+        return game.rating_now(side) or "—"
+
+    @admin.display(description="rating")
+    def x_rating(self, game: Game) -> str:
+        return self._rating(game, "X")
+
+    @admin.display(description="rating")
+    def o_rating(self, game: Game) -> str:
+        return self._rating(game, "O")
+
+    @admin.display(description="X's deviation")
+    def x_deviation_points(self, game: Game) -> str:
+        return "—" if game.x_deviation is None else str(round(game.x_deviation))
+
+    @admin.display(description="O's deviation")
+    def o_deviation_points(self, game: Game) -> str:
+        return "—" if game.o_deviation is None else str(round(game.o_deviation))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("x_player", "o_player", "created_by")

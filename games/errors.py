@@ -1,6 +1,6 @@
 """The domain's errors: what went wrong, in game terms and in words meant for people.
 
-They know nothing of HTTP: ``games.http_errors`` is the one table that maps each onto a status and a
+They know nothing of HTTP: ``games.edge.http_errors`` is the one table that maps each onto a status and a
 stable error code, for the pages and the API alike. Every error is a ``ValueError`` (a refused
 request changes nothing) whose message a page or an API answer shows as it is.
 """
@@ -140,3 +140,49 @@ class SeekTaken(GameError):
 
 class AbortRefused(GameError):
     """Asked to abort a game that can no longer be (both sides have made their first move) or never could."""
+
+
+class ArenaNotFound(GameError):
+    """No such arena tournament."""
+
+
+class InvalidArena(InvalidGameSettings):
+    """An arena asked for a board, clock, length, start or password the site does not allow."""
+
+
+class ArenaFinished(GameError):
+    """The arena is over: nobody joins it any more."""
+
+
+class ArenaPassword(GameError):
+    """The arena is protected by a password, and the one given (if any) is not it."""
+
+
+class NotInArena(GameError):
+    """Asked to withdraw from an arena one has not joined."""
+
+
+class BerserkRefused(GameError):
+    """Berserk asked for where it cannot be: not an arena game, not allowed in this arena, already done, or after
+    one's first move."""
+
+
+class PuzzleNotFound(GameError):
+    """No such puzzle, or none left to serve on that board."""
+
+
+class PuzzleDone(GameError):
+    """A move or a hint on a puzzle whose try is over."""
+
+
+class NotABot(GameError):
+    """A bot endpoint (``/api/bot/...``) asked by an account that is not a bot."""
+
+
+class BotRefused(GameError):
+    """Something a bot account may not do: play through the web pages, seek a game in the pool of people, join an
+    arena."""
+
+
+class BotUpgradeRefused(GameError):
+    """An account that cannot become a bot: it has played a rated game against a person (or is a bot already)."""

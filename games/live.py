@@ -2,7 +2,8 @@
 
 The services call ``changed(game)`` (or ``seeks_changed``, ``signed_out``) in the transaction of each change; the
 notice goes out once it has committed, to the topics it concerns: ``game:<id>`` (the pages open on that game),
-``player:<id>`` (that player's badges and lists) and ``lobby`` (the lobby's lists). A page told that something
+``player:<id>`` (that player's badges and lists), ``lobby`` (the lobby's lists) and ``arena:<id>`` (an arena's
+standings). A page told that something
 changed asks for its fragment through the usual views (the same version checks), so a notice carries nothing a
 player could not see anyway, and a missed one costs nothing but speed.
 """
@@ -24,6 +25,10 @@ def player_topic(pk: int) -> str:
     return f"player:{pk}"
 
 
+def arena_topic(pk: int) -> str:
+    return f"arena:{pk}"
+
+
 def changed(game: Game, *, lobby: bool | None = None) -> None:
     """``game`` changed (or was deleted), in the caller's transaction: its pages hear of it, and for a game between
     people also its players' badges and the lobby. ``lobby``: override whether the lobby's lists change."""
@@ -37,10 +42,21 @@ def changed(game: Game, *, lobby: bool | None = None) -> None:
     publish(topics)
 
 
+def arena_changed(arena_id: int, *player_ids: int) -> None:
+    """An arena's standings or pairings changed (a join, a withdrawal, a pairing, a game's points, its end), in the
+    caller's transaction: its pages hear it, and so do the players named (their next pairing's panel asks)."""
+    publish([arena_topic(arena_id), *(player_topic(pk) for pk in player_ids)])
+
+
 def seeks_changed(*player_ids: int) -> None:
     """Quick pairing's seeks changed (one made, cancelled, paired or dropped), in the caller's transaction: the
     lobby hears it, and so do the seekers' own pages."""
     publish([LOBBY, *(player_topic(pk) for pk in player_ids)])
+
+
+def player_changed(player_id: int) -> None:
+    """Something about the player changed (their account became a bot): their open pages and streams hear it."""
+    publish([player_topic(player_id)])
 
 
 def signed_out(player_id: int) -> None:

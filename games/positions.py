@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .engine import State, Variant, get_variant, parse_position, takeback_keeps
+from .engine.swap2 import movers
 from .models import Game, Move
 
 
@@ -76,6 +77,13 @@ def fresh_position(game: Game) -> Position:
 def takeback_keep(game: Game, moves: list[int], sides) -> int | None:
     """How many of ``moves`` stay when ``sides`` take a move back (the engine's ``takeback_keeps``), or None:
     nothing to take back. A game played on from another starts with that game's moves, which stay."""
+    if game.swap2:  # whose each move was follows the opening's choices (games.engine.swap2.movers)
+        seats = movers(moves, game.options["rows"] * game.options["cols"])
+        ply = len(moves)
+        while ply and seats[ply - 1] not in sides:
+            ply -= 1
+        keep = ply - 1 if ply else None
+        return None if keep is None or keep < (game.played_on_ply or 0) else keep
     if game.start_side == "O":  # the engine counts X's moves as the odd ones: here O made them
         sides = ["O" if side == "X" else "X" for side in sides]
     keep = takeback_keeps(moves, sides)

@@ -20,8 +20,7 @@ from django.utils import timezone
 from .engine import Variant
 from .models import SIDES, Game, Opponent
 from .positions import Position, game_variant, takeback_keep
-from .selectors import is_involved, rematch_id, variant_label
-from .services.endings import claim_win_after
+from .selectors import claim_win_after, is_involved, rematch_id, variant_label
 
 #: what the announcement adds for an offer waiting for an answer (GameView's offer flags)
 OFFER_WORDS = {
@@ -44,11 +43,6 @@ def other_side(side: str) -> str:
     return "O" if side == "X" else "X"
 
 
-def side_of_ply(ply: int) -> str:
-    """Who made move number ``ply`` (1 for the first move): X moves first."""
-    return "X" if ply % 2 == 1 else "O"
-
-
 @dataclass(frozen=True)
 class MoveName:
     """One move of a game as every screen and answer names it."""
@@ -60,13 +54,13 @@ class MoveName:
 
 
 def clock_text(ms: int) -> str:
-    """A clock's time as the page shows it (static/js/clock.js writes the same): "1:05:00", "2:59", "9.4" under
-    ten seconds, "2d 3h" from a day on."""
+    """A clock's time as the page shows it (static/js/clock.js writes the same): "1:05:00", "2:59", "0:09.4"
+    (tenths) under ten seconds, "2d 3h" from a day on."""
     if ms >= 86_400_000:
         days, rest = divmod(ms, 86_400_000)
         return f"{days}d {rest // 3_600_000}h"
     if ms < 10_000:
-        return f"{ms // 1000}.{ms % 1000 // 100}"
+        return f"0:0{ms // 1000}.{ms % 1000 // 100}"
     seconds = ms // 1000
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
@@ -221,7 +215,7 @@ def challenge_words(game: Game, viewer: Any) -> str:
     creator_side = other_side(game.open_side() or "X")
     pid = getattr(viewer, "pk", None)
     if pid == game.created_by_id and game.invitee_id:
-        return f"Waiting for {game.invitee.get_username()} to accept"
+        return f"Waiting for {game.invitee.display_name} to accept"
     if pid == game.created_by_id:
         return "Waiting for an opponent to join"
     if pid == game.invitee_id:
@@ -285,13 +279,13 @@ def game_view(position: Position, viewer: Any, *, hint: int | None = None) -> Ga
         can_cancel=is_open and mine,
         can_decline=is_open and pid is not None and game.invitee_id == pid,
         # after a declined offer, only the player who declined it may offer one
-        can_offer_rematch=two_players and game.is_finished and rematch is None
+        can_offer_rematch=two_players and game.is_finished and rematch is None and game.arena_id is None
         and (offered_by is None or flags["rematch_declined_by_you"]),
         can_offer_draw=running and draw_by is None and game.draw_offer_ply != game.ply,
         draw_declined=running and draw_by is None and game.draw_offer_ply == game.ply,
         can_claim_win=claim_after is not None and now >= claim_after,
         # a game between people in which a side has not made a first move yet: either player may abort it
-        can_abort=running and game.ply < 2,
+        can_abort=running and game.ply < game.first_moves,
     )
     return GameView(
         game=game, position=position, viewer_id=pid, sides=sides, status_text=text, status_tone=tone,
@@ -338,7 +332,7 @@ def game_row(game: Game, player: Any) -> GameRow:
         other = other_side(me)
         opponent = game.seat_label(other)
         if game.status == Game.Status.OPEN and game.invitee_id:
-            opponent = f"{game.invitee.get_username()} (invited)"
+            opponent = f"{game.invitee.display_name} (invited)"
         if game.is_aborted:
             outcome = "Aborted"
         elif game.result == me:

@@ -7,33 +7,34 @@ The caller has chosen the games (the one loader for one game, ``selectors.game_h
 games the viewer may see.
 
 A game started from a position (the analysis board, ``Game.start_position``) cannot be read from the
-standard start: its record carries a ``Position`` tag (the start's position string) and its movetext is
-written here; the importer refuses such records with that reason (games.services.records).
+standard start: the engine writes its record from that start, with a ``Position`` tag (the start's position
+string); the importer refuses such records with that reason (games.services.records).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from django.db.models import QuerySet
 
-from .engine import RecordError, clean_tag_value, is_tag_name, tag_line, write_record
+from .engine import RESULT_TOKENS, RecordError, clean_tag_value, is_tag_name, write_record
 from .models import Game, Move
 from .positions import current_moves, game_variant, initial_state
 
 #: games per chunk of a streamed export: one query for the games, at most one for their moves
 RECORDS_CHUNK = 200
 
-#: record result tokens by the game's stored result
-RESULT_TOKENS = {Game.Result.X: "1-0", Game.Result.O: "0-1", Game.Result.DRAW: "1/2-1/2"}
-
 #: tags an imported game keeps from its record and writes back (the rest the game row says itself)
 OWN_TAGS = ("Variant", "Options", "FirstBoard", "Result", "X", "O", "Position")
 
 
-def result_token(game: Game) -> str:
-    """'1-0', '0-1', '1/2-1/2', or '*' for a game not finished (or an imported one that was not)."""
-    return RESULT_TOKENS.get(game.result, "*") if game.is_finished else "*"
+def game_result(game: Game) -> str:
+    """The game's result as a record's token (the engine's ``RESULT_TOKENS``), '*' for a game not finished (or
+    an imported one that was not)."""
+    winners = {Game.Result.X: "X", Game.Result.O: "O", Game.Result.DRAW: None}
+    if not game.is_finished or game.result not in winners:
+        return "*"
+    return RESULT_TOKENS[winners[game.result]]
 
 
 def termination(game: Game) -> str:
@@ -64,6 +65,11 @@ def game_tags(game: Game, *, site: str = "") -> dict[str, str]:
 
 def _tags(game: Game, *, site: str) -> dict[str, str]:
     tags = {"X": game.seat_label("X"), "O": game.seat_label("O")}
+    for side in ("X", "O"):
+        player = game.seat_player(side) if not game.imported and game.seat_player_id(side) is not None else None
+        if getattr(player, "is_bot", False):  # a bot: its name, and its title beside it (as chess records do)
+            tags[side] = player.get_username()
+            tags[f"{side}Title"] = "BOT"
     if game.imported:
         kept = {
             name: str(value) for name, value in (game.record_tags or {}).items()
@@ -85,63 +91,25 @@ def _tags(game: Game, *, site: str) -> dict[str, str]:
 
 def game_record(game: Game, moves: list[int] | None = None, *, site: str = "") -> str:
     """``game`` as a record (text ending with a newline); ``moves``: its moves if the caller has them (else read
-    from the game's cache or its Move rows)."""
+    from the game's cache or its Move rows). Written by the engine's ``write_record``, from the game's start
+    position when it has one."""
     if moves is None:
         moves = current_moves(game)
     tags = game_tags(game, site=site)
-    token = result_token(game)
-    if game.start_position:
-        return _record_from_position(game, moves, tags, token)
+    token = game_result(game)
     variant = game_variant(game)
+    start = {"start": initial_state(game)} if game.start_position else {"start_board": game.start_board}
     try:
-        return write_record(variant, moves, result=token, tags=tags, start_board=game.start_board)
+        return write_record(variant, moves, result=token, tags=tags, **start)
     except RecordError:
         # a result the stored board does not back (a staff decision on a full board...): say so, never fail
         tags["Termination"] = tags.get("Termination") or "decided off the board"
     try:
-        return write_record(variant, moves, result=token, tags=tags, start_board=game.start_board)
+        return write_record(variant, moves, result=token, tags=tags, **start)
     except RecordError:
         # the board decides otherwise than the stored result: the board's result, the stored one in words
         tags["Termination"] = f"{tags['Termination']}; the site's result is {token}"
-        return write_record(variant, moves, result=None, tags=tags, start_board=game.start_board)
-
-
-def _record_from_position(game: Game, moves: list[int], tags: dict[str, str], token: str) -> str:
-    """The record of a game started from a position string: the Position tag, the moves from there (numbered
-    from 1, ``1...`` when O moves first)."""
-    state = initial_state(game)
-    variant = state.variant
-    header = [("Variant", variant.key)]
-    if variant.option_spec:
-        header.append(("Options", " ".join(f"{k}={int(v)}" for k, v in variant.options.items())))
-    header += [(name, value) for name, value in tags.items() if name != "Termination"]
-    header.append(("Result", token))
-    if tags.get("Termination"):
-        header.append(("Termination", tags["Termination"]))
-    units = []
-    offset = 1 if state.to_move == "O" else 0
-    for index, move in enumerate(moves):
-        ply = index + offset
-        name = variant.cell_name(move)
-        if ply % 2 == 0:
-            units.append(f"{ply // 2 + 1}. {name}")
-        elif index == 0:
-            units.append(f"1... {name}")
-        else:
-            units.append(name)
-    lines = [tag_line(name, value) for name, value in header]
-    return "\n".join([*lines, "", *_wrap([*units, token])]) + "\n"
-
-
-def _wrap(units: Iterable[str], width: int = 80) -> list[str]:
-    lines, line = [], ""
-    for unit in units:
-        if line and len(line) + 1 + len(unit) >= width:
-            lines.append(line)
-            line = unit
-        else:
-            line = f"{line} {unit}" if line else unit
-    return [*lines, line] if line else lines
+        return write_record(variant, moves, result=None, tags=tags, **start)
 
 
 def _cached_moves(game: Game) -> list[int] | None:

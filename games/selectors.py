@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-from functools import cache
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections, router
-from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
+from django.db.models import Case, Count, F, Func, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value, When, Window
 from django.db.models.functions import Coalesce, Mod, NullIf, RowNumber
 
 from .engine import VARIANTS
 from .errors import GameNotFound
-from .models import LEVELS, Game, Opponent, Rating, Seek
-from .pairing import SEEK_TTL
+from .models import LEVELS, ChallengeEnd, Game, Opponent, Rating, Seek
+from .rating.matchmaking import SEEK_TTL
 
 #: history filter on the result from the player's point of view
 RESULT_FILTERS = {
@@ -55,29 +55,40 @@ def is_involved(game: Game, player) -> bool:
 # Loading one game --------------------------------------------------------------------------------
 
 
-def game_for_viewer(pk: int, viewer) -> Game:
-    """The one loader of "a game this viewer may see": game ``pk`` with its players, unlocked; GameNotFound when
-    there is none or ``viewer`` may not see it (the two look the same from outside). Pages, polls, the API and
-    the services all load a game through it."""
-    if not isinstance(pk, int) or isinstance(pk, bool) or not 1 <= pk <= MAX_ID:
-        raise GameNotFound("no such game")
-    game = game_for_page(pk, viewer)
-    if game is None or not can_view(game, viewer):
-        raise GameNotFound("no such game")
-    return game
-
-
 #: the largest id a game can have (a 64-bit key): anything larger is no game, not an overflow
 MAX_ID = 2**63 - 1
+#: what a missing game is refused with, whatever the reason (never was, cancelled or declined meanwhile, or one this
+#: viewer may not see: the three look the same from outside)
+NOT_FOUND = "no such game (it may have been cancelled or declined)"
 
 
-def game_for_page(pk: int, player) -> Game | None:
-    """Game ``pk`` with its players (see ``attach_players``), unlocked; None if there is none."""
-    game = Game.objects.filter(pk=pk).first()
-    if game is not None:
-        attach_players(game, player)
-    return game
+def game_for_viewer(
+    game: Game | int, viewer, *, visible_only: bool = True, for_update: bool = False, fields: Sequence[str] = (),
+) -> Game:
+    """The one loader of a game: ``game`` (a Game or its id) as stored now, with its players; GameNotFound when there
+    is none or ``viewer`` may not see it. Pages, polls, the API and the services all load a game through it.
 
+    - ``visible_only=False``: also a game ``viewer`` may not see (the services, which refuse by seat in their own
+      words, and the workers);
+    - ``for_update``: the row locked until the transaction ends (a service about to change it), its players read
+      in the same query;
+    - ``fields``: only these columns, and no players (the poll's cheap look).
+
+    Otherwise the players are attached as ``attach_players`` does (the viewer's own object where it is them)."""
+    pk = game.pk if isinstance(game, Game) else game
+    if not isinstance(pk, int) or isinstance(pk, bool) or not 1 <= pk <= MAX_ID:
+        raise GameNotFound(NOT_FOUND)
+    games = Game.objects.all()
+    if for_update:
+        games = games.select_for_update(of=("self",)).select_related("x_player", "o_player", "created_by", "invitee")
+    if fields:
+        games = games.only(*fields)
+    row = games.filter(pk=pk).first()
+    if row is None or (visible_only and not can_view(row, viewer)):
+        raise GameNotFound(NOT_FOUND)
+    if not for_update and not fields:
+        attach_players(row, viewer)
+    return row
 
 
 def attach_players(game: Game, player) -> None:
@@ -96,22 +107,13 @@ def attach_players(game: Game, player) -> None:
 
 
 
-def visible_game(game: Game | int, player, *, missing_if_hidden: bool) -> Game:
-    """The game row alone, as stored now, unlocked (the move paths, which record by compare-and-set); with
-    ``missing_if_hidden`` a missing game, or one ``player`` may not see, is GameNotFound.
-
-    ``player`` is attached to the seats it holds, another person's row is read by its id.
-    """
-    pk = game if isinstance(game, int) else game.pk
-    row = Game.objects.filter(pk=pk).first()
-    if row is None:  # never was, or cancelled or deleted meanwhile
-        raise GameNotFound("no such game")
-    attach_players(row, player)
-    if missing_if_hidden:
-        if not can_view(row, player):
-            raise GameNotFound("no such game")
-    return row
-
+def claim_win_after(game: Game) -> datetime | None:
+    """When the player waiting in a running two-player game may claim the win (None for other games); games from
+    before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
+    (services.timekeeping), and a correspondence game's days per move may be longer than this."""
+    if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
+        return None
+    return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
 
 def rematch_id(game: Game) -> int | None:
@@ -180,7 +182,7 @@ def _lost(player) -> Q:
 
 def game_history(player, *, variant: str | None = None, result: str | None = None) -> QuerySet[Game]:
     """Games ``player`` played, created or watched, newest first; optional filters. Aborted games (ended without
-    a result before the first moves, or left against the computer for a day: games.services.clocks) are not
+    a result before the first moves, or left against the computer for a day: games.services.timekeeping) are not
     among them: they still open by their address.
 
     ``result``: won / lost / drawn / unfinished, from the player's side (won and lost need the
@@ -325,34 +327,28 @@ def rating_history(player) -> dict[str, list[int]]:
 
 
 def games_to_move(player) -> QuerySet[Game]:
-    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even)."""
+    """Running games against another player in which it is ``player``'s turn (X moves when the ply is even; in a
+    Swap2 game, as its ``turn`` says)."""
+    by_ply = Q(turn="")
     return (
         Game.objects.filter(status=Game.Status.ACTIVE, x_player__isnull=False, o_player__isnull=False)
         .exclude(x_player=F("o_player"))
         .annotate(ply_parity=Mod("ply", 2))
-        .filter(Q(x_player=player, ply_parity=0) | Q(o_player=player, ply_parity=1))
+        .filter(
+            Q(x_player=player) & ((by_ply & Q(ply_parity=0)) | Q(turn="X"))
+            | Q(o_player=player) & ((by_ply & Q(ply_parity=1)) | Q(turn="O"))
+        )
     )
 
 
-@cache
-def _to_move_sql(alias: str) -> str:
-    ops = connections[alias].ops
-    meta = Game._meta
-
-    def col(name: str) -> str:
-        return ops.quote_name(meta.get_field(name).column)
-
-    x, o, ply = col("x_player"), col("o_player"), col("ply")
-    return (
-        f"SELECT COUNT(*) FROM {ops.quote_name(meta.db_table)} WHERE {col('status')} = %s"
-        f" AND {x} IS NOT NULL AND {o} IS NOT NULL AND {x} <> {o}"
-        f" AND (({x} = %s AND {ply} % 2 = 0) OR ({o} = %s AND {ply} % 2 = 1))"
-    ).replace(" % 2", " %% 2")
+def your_turn_games(player, limit: int = 10) -> QuerySet[Game]:
+    """The home page's "Your turn": ``player``'s running games against another player waiting for their move,
+    the longest waiting first, with their players."""
+    return games_to_move(player).select_related("x_player", "o_player").order_by("updated", "id")[:limit]
 
 
 def count_games_to_move(player) -> int:
-    """``games_to_move(player).count()`` by SQL built once: the navigation asks on every full page, and
-    compiling that ORM query cost more than the rest of a game page's queries together."""
+    """How many of ``player``'s running games against another player wait for their move."""
     return count_waiting(player).moves
 
 
@@ -363,24 +359,25 @@ class Waiting(NamedTuple):
     challenges: int  # open challenges sent to them by name
 
 
-@cache
-def _waiting_sql(alias: str) -> str:
-    ops = connections[alias].ops
-    table = ops.quote_name(Game._meta.db_table)
-    status, invitee = (ops.quote_name(Game._meta.get_field(name).column) for name in ("status", "invitee"))
-    challenges = f"SELECT COUNT(*) FROM {table} WHERE {status} = %s AND {invitee} = %s"
-    return f"SELECT ({_to_move_sql(alias)}), ({challenges})"
+def _counted(games: QuerySet[Game]) -> Subquery:
+    # Django's documented way to count inside a subquery: COUNT over the rows, no GROUP BY
+    return Subquery(games.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")[:1])
+
+
+def waiting_query(player) -> QuerySet:
+    """Both badges' counts as one query of two counts (each planned by its own index), on the player's row."""
+    challenges = Game.objects.filter(status=Game.Status.OPEN, invitee=player)
+    return (
+        get_user_model().objects.filter(pk=player.pk)
+        .annotate(moves=_counted(games_to_move(player)), challenges=_counted(challenges))
+        .values_list("moves", "challenges")
+    )
 
 
 def count_waiting(player) -> Waiting:
-    """Both badges' counts in one query (each by its own index)."""
-    alias = router.db_for_read(Game)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(
-            _waiting_sql(alias),
-            [Game.Status.ACTIVE.value, player.pk, player.pk, Game.Status.OPEN.value, player.pk],
-        )
-        return Waiting(*cursor.fetchone())
+    """Both badges' counts in one query."""
+    row = waiting_query(player).first()
+    return Waiting(*row) if row is not None else Waiting(0, 0)
 
 
 def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -397,11 +394,12 @@ def with_creator_rating(games: QuerySet[Game]) -> QuerySet[Game]:
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE) -> list[Rating]:
+def leaderboard(pool: str, limit: int = LEADERBOARD_SIZE, *, bots: bool = False) -> list[Rating]:
     """The best-rated active players in ``pool`` (a pool key), best first (ties: more games, then the earlier
-    to get there), with their player loaded; each row has ``rank`` (1 for the first). One query."""
+    to get there), with their player loaded; each row has ``rank`` (1 for the first). People and bots are listed
+    apart (``bots``: the bot accounts' list). One query."""
     rows = list(
-        Rating.objects.filter(pool=pool, player__is_active=True, games__gt=0)
+        Rating.objects.filter(pool=pool, player__is_active=True, player__is_bot=bots, games__gt=0)
         .select_related("player")
         .order_by("-rating", "-games", "updated", "player_id")[:limit]
     )
@@ -423,19 +421,29 @@ def rated_pools() -> list[str]:
     return [row["pool"] for row in rows]
 
 
-def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
-    """Running games whose side to move is a computer seat, unchanged since ``changed_before``: the workers'
-    sweep makes sure each has a live task (X moves when the ply is even, unless the game started from a position
-    with O to move: its ``start_position``'s third field is ``o``)."""
+def games_waiting_for_computer(*, changed_before=None, owner: int | None = None) -> QuerySet[Game]:
+    """Running games whose side to move is a computer seat (X moves when the ply is even, unless the game started
+    from a position with O to move: its ``start_position``'s third field is ``o``), oldest change first.
+    ``changed_before``: unchanged since then (the workers' sweep makes sure each has a live task); ``owner``: the
+    games whose computer turns are that player's (``services.computer.game_owner_id``: the creator, else a seat)."""
     def computer(side: str) -> Q:
         return Q(**{f"{side}_player__isnull": True}) & (~Q(**{f"{side}_level": ""}) | ~Q(**{f"{side}_strategy": ""}))
 
     o_first = Q(start_position__regex=r"^[^_]+_[^_]+_o")
-    x_to_move = (Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)
-    o_to_move = (Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)
+    by_ply = Q(turn="")  # a Swap2 game says whose turn it is (``Game.turn``)
+    x_to_move = by_ply & ((Q(ply_parity=0) & ~o_first) | (Q(ply_parity=1) & o_first)) | Q(turn="X")
+    o_to_move = by_ply & ((Q(ply_parity=1) & ~o_first) | (Q(ply_parity=0) & o_first)) | Q(turn="O")
+    games = Game.objects.filter(status=Game.Status.ACTIVE)
+    if changed_before is not None:
+        games = games.filter(updated__lt=changed_before)
+    if owner is not None:
+        games = games.filter(
+            Q(created_by_id=owner)
+            | Q(created_by__isnull=True, x_player_id=owner)
+            | Q(created_by__isnull=True, x_player__isnull=True, o_player_id=owner)
+        )
     return (
-        Game.objects.filter(status=Game.Status.ACTIVE, updated__lt=changed_before)
-        .annotate(ply_parity=Mod("ply", 2))
+        games.annotate(ply_parity=Mod("ply", 2))
         .filter((computer("x") & x_to_move) | (computer("o") & o_to_move))
         .order_by("updated")
     )
@@ -445,11 +453,67 @@ def games_waiting_for_computer(*, changed_before) -> QuerySet[Game]:
 
 
 def fresh_seeks(*, now) -> QuerySet[Seek]:
-    """Seeks still waiting: not paired, and asked about by their seeker within ``games.pairing.SEEK_TTL`` (older
-    ones are as good as gone: the sweep deletes them)."""
+    """Seeks still waiting: not paired, and asked about by their seeker within
+    ``games.rating.matchmaking.SEEK_TTL`` (older ones are as good as gone: the sweep deletes them)."""
     return Seek.objects.filter(game__isnull=True, seen__gte=now - timedelta(seconds=SEEK_TTL))
 
 
+def rating_deviation(player_id: int, pool: str) -> float | None:
+    """A player's rating deviation in ``pool``, None before their first rated game there (provisional: "?")."""
+    rows = Rating.objects.filter(player_id=player_id, pool=pool, games__gt=0).values_list("deviation", flat=True)
+    return rows.first()
+
+
 def open_seeks(*, now, limit: int = LOBBY_LIMIT) -> list[Seek]:
-    """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players."""
-    return list(fresh_seeks(now=now).select_related("player").order_by("created", "id")[:limit])
+    """The lobby's quick-pairing seeks, oldest first (the longest waiting), with their players and ``deviation``:
+    the seeker's rating deviation in the seek's pool (None before a rated game there), for the "?"."""
+    rating = Rating.objects.filter(player=OuterRef("player"), pool=OuterRef("pool"), games__gt=0)
+    return list(
+        fresh_seeks(now=now).select_related("player").annotate(deviation=Subquery(rating.values("deviation")[:1]))
+        .order_by("created", "id")[:limit]
+    )
+
+
+# Bots and the accounts' event streams (issue 33) --------------------------------------------------------
+
+
+def played_rated_game_against_person(player) -> bool:
+    """Whether ``player`` has played a rated game against a person (not a bot): such an account stays a person."""
+    against_person = Q(x_player=player, o_player__is_bot=False) | Q(o_player=player, x_player__is_bot=False)
+    return Game.objects.filter(Q(x_rating_after__isnull=False) & against_person).exists()
+
+
+def _seated(player, status: str) -> QuerySet[Game]:
+    return Game.objects.filter(Q(x_player=player) | Q(o_player=player), status=status).select_related(
+        "x_player", "o_player", "created_by", "invitee")
+
+
+def pending_challenges(player) -> list[Game]:
+    """Challenges still waiting that were sent to ``player`` or made by them, oldest first."""
+    games = _lobby_qs().filter(Q(invitee=player) | Q(created_by=player))
+    return list(games.order_by("created", "id")[:LOBBY_LIMIT])
+
+
+def running_games(player) -> list[Game]:
+    """The running games ``player`` sits in, oldest first."""
+    return list(_seated(player, Game.Status.ACTIVE).order_by("created", "id"))
+
+
+def games_finished_since(player, since: datetime) -> list[Game]:
+    """``player``'s games that ended at ``since`` or later, oldest first."""
+    return list(_seated(player, Game.Status.FINISHED).filter(finished__gte=since).order_by("finished", "id"))
+
+
+def challenge_ends(game_ids: Sequence[int]) -> dict[int, str]:
+    """Why the challenges ``game_ids`` went away (``ChallengeEnd.Reason`` values), for those that did."""
+    return dict(ChallengeEnd.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "reason"))
+
+
+def challenges_unanswered_by_bots(*, before: datetime) -> QuerySet[Game]:
+    """Challenges sent to a bot before ``before`` and still waiting (the sweep takes them as declined)."""
+    return Game.objects.filter(status=Game.Status.OPEN, invitee__is_bot=True, created__lt=before).order_by("created")
+
+
+def bots(*, limit: int = LOBBY_LIMIT) -> list[Any]:
+    """The active bot accounts, by name: the lobby's list of bots to challenge."""
+    return list(get_user_model().objects.filter(is_bot=True, is_active=True).order_by("username")[:limit])

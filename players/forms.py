@@ -71,3 +71,19 @@ class ThrottledPasswordResetForm(PasswordResetForm):
 
     def get_users(self, email: str) -> list[Player]:
         return [player for player in super().get_users(email) if password_reset_claim(player=player)]
+
+
+class PreferencesForm(forms.ModelForm):
+    """A player's preferences (kept on the player, so in every browser): the boards' colours, when a move takes two
+    clicks, premoves in games with a clock."""
+
+    class Meta:
+        model = Player
+        fields = ["board_theme", "confirm_moves", "premove"]
+        labels = {"board_theme": "Board colours", "confirm_moves": "Confirm moves", "premove": "Premoves"}
+        help_texts = {
+            "confirm_moves": "A move that takes two clicks (or taps) is never played by a slip of the hand.",
+            "premove": "In games with a clock, click a cell while your opponent thinks: it is played as soon as "
+            "it is your turn.",
+        }
+        widgets = {"board_theme": forms.RadioSelect, "confirm_moves": forms.RadioSelect}

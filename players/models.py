@@ -40,6 +40,36 @@ class Player(AbstractUser):
     #: the game sounds (a move, a game's end, a challenge: static/js/attention.js); kept here, not in the browser,
     #: so that muting follows the player to every browser they sign in from
     sound = models.BooleanField(default=True)
+    #: the task queue's id of the player's latest slow request (a hint, an analysis, the analysis board's best
+    #: move): a player has one waiting at a time (games.services.assists.check_fair_use)
+    assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
+    #: a BOT account (issue 33): a program that plays through the bot API (games.api.bots), never through the pages;
+    #: shown as "BOT name" wherever its name is shown, listed apart on the leaderboard. Irreversible: set only by
+    #: games.services.bots.bot_upgrade, refused once the account has played a rated game against a person.
+    is_bot = models.BooleanField(default=False, editable=False)
+
+    # Preferences, kept on the player so that they follow them to every browser (the profile's Preferences form)
+    class BoardTheme(models.TextChoices):
+        """The boards' colours (static/css/site.css, body[data-board-theme]), each in light and dark."""
+
+        STANDARD = "standard", "Standard"
+        WOOD = "wood", "Wood"
+        SEA = "sea", "Sea"
+        CONTRAST = "contrast", "High contrast"
+
+    class ConfirmMoves(models.TextChoices):
+        """When a move takes two clicks (the first marks the cell, the second plays it: static/js/board.js)."""
+
+        TOUCH = "touch", "Small cells on a touch screen"
+        ALWAYS = "always", "Always"
+        NEVER = "never", "Never"
+
+    board_theme = models.CharField(max_length=16, choices=BoardTheme.choices, default=BoardTheme.STANDARD)
+    confirm_moves = models.CharField(max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.TOUCH)
+    #: in games with a clock, a cell clicked while the opponent thinks is played as soon as it is this player's turn
+    premove = models.BooleanField(default=False)
+    #: the board whose pairing tiles the home page shows first: the last one this player sought a game on
+    pairing_board = models.CharField(max_length=24, blank=True, default="")
 
     class Meta:
         verbose_name = "player"
@@ -53,6 +83,11 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def display_name(self) -> str:
+        """The name as every page shows it: "BOT name" for a bot account, else the username."""
+        return f"BOT {self.username}" if self.is_bot else self.username
 
     def clean(self) -> None:
         super().clean()  # NFKC-normalises the username

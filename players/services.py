@@ -44,3 +44,10 @@ def end_other_sessions(*, player: Player, keep: str | None) -> int:
         except Exception:  # the cache is down: the rows are gone, and a cached copy goes with the cache
             logger.warning("the sessions' cache failed: ended sessions' cached copies may remain", exc_info=True)
     return len(keys)
+
+
+def remember_pairing_board(*, player: Player, board: str) -> None:
+    """The board the player just sought a game on: the home page shows its tiles first next time."""
+    if player.pairing_board != board:
+        Player.objects.filter(pk=player.pk).update(pairing_board=board)
+        player.pairing_board = board

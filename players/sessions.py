@@ -2,8 +2,8 @@
 
 In the database so that logging out deletes the session for every copy of its cookie (signed-cookie sessions
 cannot: a copy stayed valid for two weeks), and with the signed-in player's id beside it so that a player can
-end their other sessions. Read through the SESSION_CACHE_ALIAS cache (files shared by the workers of one
-machine), so that a request costs no query for its session; a session's writes and its deletion go to both.
+end their other sessions. Read through the SESSION_CACHE_ALIAS cache (Redis, shared by every server, when
+REDIS_URL is set; else a dummy cache: the database alone answers); a session's writes and its deletion go to both.
 """
 
 from __future__ import annotations

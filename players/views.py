@@ -14,15 +14,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.pov import game_row
-from games.rating import PROVISIONAL_DEVIATION
+from games.rating.glicko2 import PROVISIONAL_DEVIATION
 from games.selectors import computer_stats, player_ratings, player_stats, rating_history, recent_games
 
-from .forms import EmailForm, LoginForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
+from .forms import EmailForm, LoginForm, PreferencesForm, SignupForm, ThrottledPasswordResetForm, focus_first_error
 from .models import ApiToken, Player
 from .services import end_other_sessions
 
@@ -35,7 +36,7 @@ TOKEN_LIFETIMES = {"": None, "30": 30, "90": 90, "365": 365}
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("games:history")
+        return redirect("home")
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST":
         form, player = SignupForm(request.POST), None
@@ -150,6 +151,7 @@ def _profile_page(
     new_token: str = "",
     token_error: str = "",
     email_form: EmailForm | None = None,
+    preferences_form: PreferencesForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     counts = ("played", "won", "lost", "drawn")
@@ -179,6 +181,8 @@ def _profile_page(
         "provisional_deviation": round(PROVISIONAL_DEVIATION),  # a rating this unsure is marked "?"
         "recent": [game_row(game, player) for game in recent_games(player, viewer=request.user)],
         "email_form": (email_form or EmailForm(instance=player)) if is_me else None,
+        "preferences_form": (preferences_form or PreferencesForm(instance=player)) if is_me else None,
+        "themes": Player.BoardTheme.choices,
     }
     response = render(request, "players/profile.html", context, status=status)
     if new_token:
@@ -291,3 +295,18 @@ def sound_set(request: HttpRequest, username: str) -> HttpResponse:
     if back and safe:
         return redirect(back)
     return redirect("profile", username=player.get_username())
+
+
+@login_required
+@require_POST
+def preferences_set(request: HttpRequest, username: str) -> HttpResponse:
+    """Save the player's preferences (board colours, move confirmation, premoves); a choice that is not one of the
+    form's is sent back with its error (400)."""
+    player = _own_profile(request, username)
+    form = PreferencesForm(request.POST, instance=player)
+    if not form.is_valid():
+        player.refresh_from_db()  # the page shows the stored preferences beside the refused form
+        return _profile_page(request, player, preferences_form=form, status=400)
+    form.save()
+    messages.success(request, "Your preferences are saved: they apply in every browser you use.")
+    return redirect(f"{reverse('profile', args=[player.get_username()])}#preferences")

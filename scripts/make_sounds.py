@@ -3,7 +3,8 @@ and a fading tail, 16-bit mono at 22,050 Hz. Run again to change them: ``python 
 
 - move.wav: one short, woody tick (a piece put down);
 - end.wav: two notes falling a fifth (the game is over);
-- challenge.wav: two notes rising (someone wants to play).
+- challenge.wav: two notes rising (someone wants to play);
+- lowtime.wav: three quick high ticks (your clock is running low).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def main() -> None:
     write("move.wav", tone(880, 0.09, decay=40))
     write("end.wav", tone(784, 0.18, decay=10) + silence(0.03) + tone(523, 0.35, decay=6))
     write("challenge.wav", tone(587, 0.12, decay=14) + silence(0.03) + tone(880, 0.22, decay=9))
+    tick = tone(1319, 0.06, decay=45)
+    write("lowtime.wav", tick + silence(0.07) + tick + silence(0.07) + tick)
 
 
 if __name__ == "__main__":

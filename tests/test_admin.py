@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -291,13 +293,14 @@ def test_staff_see_a_failed_task_in_the_admin(staff_client, player):
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
+    from games.management.commands.worker import mark_lost_tasks
     from games.services import game_create, move_play
-    from games.services.computer import LOST_AFTER, sweep_computer_turns
+    from games.services.queue import LOST_AFTER
 
     game = game_create(player=player, variant="ultimate", opponent="hard")
     move_play(game=game, player=player, move=40)
     DBTaskResult.objects.update(status="RUNNING", started_at=timezone.now() - LOST_AFTER * 2)
-    sweep_computer_turns()
+    mark_lost_tasks()
     failed = DBTaskResult.objects.get(status="FAILED")
     listing = staff_client.get(reverse("admin:django_tasks_database_dbtaskresult_changelist"), {"status": "FAILED"})
     assert listing.status_code == 200 and str(failed.pk) in listing.content.decode()
@@ -332,3 +335,33 @@ def test_other_methods_than_get_head_and_post_are_405_on_every_admin_page(staff_
         assert response.status_code == 405, (path, response.status_code)
         assert response["Allow"] == "GET, HEAD, POST"
     assert staff_client.get("/admin/").status_code == 200 and staff_client.head("/admin/").status_code == 200
+
+
+# What a game is and how it stands, in words and whole points (issue 30) -------------------------------------------
+
+
+def test_the_admin_shows_each_games_real_state_kind_names_and_whole_ratings(staff_client, player, other_player):
+    from games.services import challenge_accept, challenge_create, game_abort, game_import, game_resign, move_play
+
+    aborted = game_abort(game=challenge_accept(game=challenge_create(player=player, variant="classic"),
+                                               player=other_player), player=player)
+    rated = challenge_accept(game=challenge_create(player=player, variant="classic", side="X"), player=other_player)
+    move_play(game=rated, player=player, move=4)
+    move_play(game=rated, player=other_player, move=0)
+    rated = game_resign(game=rated, player=other_player)
+    imported = game_import(player=player, text='[Variant "classic"]\n[X "ann"]\n[O "bea"]\n[Result "1-0"]\n\n'
+                                                 "1. b2 a3 2. b1 c3 3. b3 1-0\n")
+    listing = staff_client.get("/admin/games/game/").content.decode()
+    rows = re.findall(r"<tr>.*?</tr>", listing, re.S)
+    row = {pk: next(r for r in rows if f"/admin/games/game/{pk}/change/" in r)
+           for pk in (aborted.pk, rated.pk, imported.pk)}
+    assert "Aborted" in row[aborted.pk] and "Another player" in row[aborted.pk]
+    assert "Finished: X wins" in row[rated.pk]
+    assert "Imported" in row[imported.pk] and "ann" in row[imported.pk] and "bea" in row[imported.pk]
+    assert "Two players on this screen" not in row[imported.pk] and "unnamed" not in row[imported.pk]
+    page = staff_client.get(f"/admin/games/game/{rated.pk}/change/").content.decode()
+    assert "1500 → " in page and re.search(r"1500 → 1\d{3} \(\+\d+\)", page)
+    assert not re.search(r"\d{4}\.\d{3,}", page)  # no raw float anywhere
+    page = staff_client.get(f"/admin/games/game/{imported.pk}/change/").content.decode()
+    assert "ann" in page and "bea" in page and "Imported" in page
+    assert 'rel="icon"' in page and "favicon.svg" in page

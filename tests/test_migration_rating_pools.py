@@ -12,8 +12,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from games.glicko2 import Glicko, rate_game
 from games.models import Game, Rating
+from games.rating.glicko2 import Glicko, rate_game
 
 migration = importlib.import_module("games.migrations.0021_rating_pools")
 

@@ -13,12 +13,12 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
-from ..engine import Variant
+from ..engine import Variant, side_of_ply
 from ..models import SIDES, Game
 from ..positions import Position
-from ..pov import GameView, SeatsView, game_view, seats_view, side_of_ply
-from ..selectors import game_for_viewer, variant_label
-from ..services import claim_win_after, settled
+from ..pov import GameView, SeatsView, game_view, seats_view
+from ..selectors import claim_win_after, game_for_viewer, variant_label
+from ..services import settled
 
 
 def load_game(request: HttpRequest, game_id: int) -> Game:
@@ -45,6 +45,7 @@ def _seat(game: Game, side: str) -> dict[str, Any]:
         kind = "named"
     return {
         "side": side, "kind": kind, "username": player.get_username() if player is not None else None,
+        "bot": bool(getattr(player, "is_bot", False)),
         "level": level or None, "strategy": strategy or None, "label": game.seat_label(side),
     }
 
@@ -103,6 +104,7 @@ def game_summary(game: Game, seen: GameView | SeatsView) -> dict[str, Any]:
         "ratings": {side: _rating(game, side) for side in SIDES} if game.is_rated else None,
         "pool": game.pool or None,
         "unrated_reason": game.unrated_reason or None,
+        "arena": game.arena_id,
         "played_on_from": (
             {"game": game.played_on_from_id, "ply": game.played_on_ply} if game.played_on_from_id else None
         ),

@@ -24,7 +24,7 @@ class SignedInSession(SessionAuth):
     403 (CSRF) instead of 401.
     """
 
-    def _get_key(self, request: HttpRequest) -> str | None:
+    def __call__(self, request: HttpRequest) -> Any:
         if not request.user.is_authenticated:
             return None
-        return super()._get_key(request)
+        return super().__call__(request)

@@ -12,7 +12,7 @@ from ninja.errors import HttpError
 from .. import selectors
 from ..engine import STRATEGIES, VARIANTS, get_strategy, get_variant
 from ..models import Rating
-from ..pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
+from ..rating.pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
 from .errors import ERRORS
 from .schemas import ErrorOut, LeaderboardFilters, LeaderboardOut, MeOut, StrategyOut, VariantOut
 
@@ -40,6 +40,7 @@ def _catalogue() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     variants = []
     for key, cls in VARIANTS.items():
         options = [
+            {"name": name, "type": "string", "default": default, "choices": list(low)} if kind is str else
             {"name": name, "type": "boolean" if kind is bool else "integer", "default": default,
              "minimum": low, "maximum": high}
             for name, (kind, default, low, high) in cls.option_spec.items()
@@ -94,7 +95,9 @@ def me(request: HttpRequest) -> dict[str, Any]:
         }
         for row in Rating.objects.filter(player=request.auth, games__gt=0).order_by("pool")
     }
-    return {"id": request.auth.pk, "username": request.auth.get_username(), "ratings": ratings}
+    return {
+        "id": request.auth.pk, "username": request.auth.get_username(), "bot": request.auth.is_bot, "ratings": ratings,
+    }
 
 
 @router.get(
@@ -102,7 +105,8 @@ def me(request: HttpRequest) -> dict[str, Any]:
 )
 def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dict[str, Any]:
     """Ratings (Glicko-2, one per pool: board and speed) come from finished games between two players; see the
-    site's leaderboard. ``pool`` names the pool; without it, ``variant``'s untimed pool at its default board."""
+    site's leaderboard. ``pool`` names the pool; without it, ``variant``'s untimed pool at its default board.
+    People and bots are listed apart: ``bots=true`` for the bots'."""
     try:
         pool = Pool.parse(filters.pool or pool_key(filters.variant, {}, LEGACY_SPEED))
     except InvalidPool as err:
@@ -111,6 +115,7 @@ def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dic
         {
             "rank": row.rank,
             "username": row.player.get_username(),
+            "bot": row.player.is_bot,
             "rating": round(row.rating),
             "deviation": round(row.deviation),
             "provisional": row.provisional,
@@ -119,6 +124,6 @@ def leaderboard(request: HttpRequest, filters: Query[LeaderboardFilters]) -> dic
             "lost": row.lost,
             "drawn": row.drawn,
         }
-        for row in selectors.leaderboard(pool.key)
+        for row in selectors.leaderboard(pool.key, bots=filters.bots)
     ]
-    return {"variant": pool.game[0], "pool": pool.key, "label": pool.label, "rows": rows}
+    return {"variant": pool.game[0], "pool": pool.key, "label": pool.label, "bots": filters.bots, "rows": rows}

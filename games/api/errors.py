@@ -1,6 +1,6 @@
 """Every refusal of the API as JSON ``{"code": ..., "message": ...}``: the error-to-JSON edge.
 
-The domain's errors (``games.errors``) take their status and code from the one table, ``games.http_errors``,
+The domain's errors (``games.errors``) take their status and code from the one table, ``games.edge.http_errors``,
 which the pages read too; the rest are the API's own: invalid input (400 ``invalid_input``, with ``details``),
 no or a bad token (401 ``unauthenticated``), CSRF (403 ``csrf_failed``), a body too large (413 ``too_large``) or
 of too many keys (400 ``invalid_input``),
@@ -11,6 +11,7 @@ own bugs (500 ``server_error``, logged). ``install(api)`` puts all of it on the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +22,8 @@ from ninja import NinjaAPI, Router, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.signature.utils import get_path_param_names
 
+from ..edge.http_errors import http_error
 from ..errors import GameError
-from ..http_errors import http_error
 from .parser import TooManyKeys
 from .schemas import ErrorOut
 
@@ -66,9 +67,9 @@ def validation_details(exc: ValidationError) -> tuple[str, list[dict[str, str]]]
     return message, details
 
 
-def install(api: NinjaAPI) -> None:
-    """Answer every refusal of ``api`` in JSON: exception handlers, a JSON 405 on every path of the routers
-    mounted so far, and a last router answering 404 ``not_found`` for any other path. Call it once, after
+def install(api: NinjaAPI, routers: Iterable[Router]) -> None:
+    """Answer every refusal of ``api`` in JSON: exception handlers, a JSON 405 on every path of ``routers`` (the
+    routers mounted on it), and a last router answering 404 ``not_found`` for any other path. Call it once, after
     ``add_router`` of every router."""
 
     def answer(request: HttpRequest, status: int, code: str, message: str, **extra: Any) -> HttpResponse:
@@ -129,14 +130,9 @@ def install(api: NinjaAPI) -> None:
     ):
         api.add_exception_handler(exc_class, handler)
 
-    for router in _mounted_routers(api):
+    for router in routers:
         _answer_other_methods_in_json(router, answer)
     api.add_router("", _unknown_endpoints(answer))
-
-
-def _mounted_routers(api: NinjaAPI) -> list[Router]:
-    # ninja keeps no public list of the routers added to an API (1.7: (prefix, router, ...) per add_router)
-    return [registration[1] for registration in api._router_registrations]
 
 
 def _answer_other_methods_in_json(router: Router, answer: Any) -> None:
@@ -164,9 +160,22 @@ def _not_allowed_view(allowed: list[str], answer: Any, *, path_params: set[str])
     def not_allowed_for_seek(request: HttpRequest, seek_id: int) -> HttpResponse:
         return not_allowed(request)
 
-    if "game_id" in path_params:
-        return not_allowed_for_game
-    return not_allowed_for_seek if "seek_id" in path_params else not_allowed
+    def not_allowed_for_game_move(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+        return not_allowed(request)
+
+    def not_allowed_for_arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+        return not_allowed(request)
+
+    def not_allowed_for_puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+        return not_allowed(request)
+
+    if path_params == {"game_id", "name"}:
+        return not_allowed_for_game_move
+    by_param = {
+        "game_id": not_allowed_for_game, "seek_id": not_allowed_for_seek, "arena_id": not_allowed_for_arena,
+        "puzzle_id": not_allowed_for_puzzle,
+    }
+    return next((view for name, view in by_param.items() if name in path_params), not_allowed)
 
 
 def _unknown_endpoints(answer: Any) -> Router:

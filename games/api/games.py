@@ -14,7 +14,7 @@ from ninja import Query, Router, Status
 
 from .. import selectors
 from ..models import Game
-from ..positions import game_position
+from ..positions import fresh_position, game_position
 from ..services import computer_opening, game_abort, game_again, game_create, game_from_position, game_resign
 from .answers import game_state, games_summaries, load_game
 from .errors import ERRORS
@@ -59,7 +59,9 @@ def create_game(request: HttpRequest, payload: GameCreateIn) -> Status:
 
 @router.get("/games/{int:game_id}", response={200: GameOut, **ERRORS}, summary="A game's full state")
 def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    return game_state(game_position(load_game(request, game_id)), request.auth)
+    # the moves from the row just read (its move list), so that ply, moves and legal moves agree however many
+    # moves land meanwhile (the Move rows read in a second query could be ahead of the row)
+    return game_state(fresh_position(load_game(request, game_id)), request.auth)
 
 
 @router.post("/games/{int:game_id}/resign", response={200: GameOut, **ERRORS}, summary="Resign")

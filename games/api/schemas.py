@@ -50,6 +50,24 @@ MoveValue = Annotated[
 #: database driver can encode a surrogate (the web has NullCharacterMiddleware; its forms decode bytes, which
 #: cannot carry one)
 Text = Annotated[str, AfterValidator(_no_nul)]
+#: a variant option's value: a whole number, true/false, or a word (m,n,k's ``opening``: freestyle, swap2); strict:
+#: JSON's true is not the number 1, nor "5" the number 5 (the engine checks each option's type and range)
+OptionValue = StrictInt | StrictBool | Annotated[str, Field(max_length=20, strict=True), AfterValidator(_no_nul)]
+#: the options whose values are words (the others take numbers or true/false)
+WORD_OPTIONS = frozenset(
+    name for cls in VARIANTS.values() for name, (kind, *_rest) in cls.option_spec.items() if kind is str
+)
+
+
+def _words_only_where_taken(options: dict[str, Any]) -> dict[str, Any]:
+    wrong = sorted(name for name, value in options.items() if isinstance(value, str) and name not in WORD_OPTIONS)
+    if wrong:
+        raise ValueError(f"option {wrong[0]!r} takes a whole number or true/false, not text")
+    return options
+
+
+#: a variant's options as a client sends them
+Options = Annotated[dict[str, OptionValue], AfterValidator(_words_only_where_taken)]
 
 # Built from the model's choices so the API offers exactly what the services accept.
 OpponentName = Literal[tuple(Opponent.values)]  # type: ignore[valid-type]
@@ -85,10 +103,12 @@ class PendingOut(Schema):
 
 class VariantOptionOut(Schema):
     name: str
-    type: Literal["integer", "boolean"]
-    default: int | bool
+    type: Literal["integer", "boolean", "string"]
+    # bool before int: a JSON true stays true
+    default: bool | int | str
     minimum: int | None = None
     maximum: int | None = None
+    choices: list[str] | None = Field(None, description="a string option: its values (m,n,k's opening)")
 
 
 class VariantOut(Schema):
@@ -131,6 +151,7 @@ class RatingOut(Schema):
 class MeOut(Schema):
     id: int
     username: str
+    bot: bool = Field(..., description="a bot account (POST /api/bot/account/upgrade; docs/bots.md)")
     ratings: dict[str, RatingOut] = Field(
         ...,
         description="by pool key (<board>:<speed>, e.g. nxn-7:untimed, classic:blitz): your Glicko-2 rating from "
@@ -152,8 +173,7 @@ class GameCreateIn(BodyIn):
     """The words of the web form (DESIGN.md): variant, its options, opponent, side, strategy."""
 
     variant: Text = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
-    # strict: JSON's true is not the number 1, nor "5" the number 5 (the services check each option's type)
-    options: dict[str, StrictInt | StrictBool] = Field(
+    options: Options = Field(
         default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
     )
     opponent: OpponentName = Field(  # type: ignore[valid-type]
@@ -215,6 +235,7 @@ class SeatOut(Schema):
         ..., description="named: a seat of an imported game, named as its record names the player (label)"
     )
     username: str | None = None
+    bot: bool = Field(False, description="the seat's player is a bot account")
     level: str | None = None
     strategy: str | None = None
     label: str
@@ -337,6 +358,7 @@ class GameSummaryOut(Schema):
     pool: str | None = Field(
         None, description="a game between two players: the rating pool it counts in (<board>:<speed>)"
     )
+    arena: int | None = Field(None, description="a game of an arena tournament: the arena (GET /api/arenas/{id})")
     played_on_from: PlayedOnOut | None = Field(
         ..., description="a game started by POST .../play-on: the finished game and the position it started from"
     )
@@ -377,11 +399,13 @@ class LeaderboardFilters(Schema):
     variant: VariantKey = Field(  # type: ignore[valid-type]
         "classic", description="without pool: this variant's untimed pool at its default board"
     )
+    bots: bool = Field(False, description="the bot accounts' list (people and bots are listed apart)")
 
 
 class LeaderboardRowOut(Schema):
     rank: int
     username: str
+    bot: bool
     rating: int
     deviation: int
     provisional: bool
@@ -395,6 +419,7 @@ class LeaderboardOut(Schema):
     variant: str = Field(..., description="the pool's variant")
     pool: str = Field(..., description="the pool shown")
     label: str = Field(..., description="the pool in words")
+    bots: bool = Field(..., description="the bot accounts' list, or the people's")
     rows: list[LeaderboardRowOut] = Field(..., description="the best-rated players, best first (at most 100)")
 
 
@@ -421,7 +446,7 @@ class SeekIn(BodyIn):
     """A seek: the game you want, in the words of ``POST /games`` (variant, options, clock) and rated or not."""
 
     variant: Text = Field(..., examples=["classic"], description="a variant key, see GET /api/variants")
-    options: dict[str, StrictInt | StrictBool] = Field(
+    options: Options = Field(
         default_factory=dict, examples=[{}], description="the variant's options by name, e.g. {\"size\": 5}"
     )
     clock: Text = Field(

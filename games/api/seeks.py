@@ -16,9 +16,9 @@ from django.utils import timezone
 from ninja import Router, Status
 
 from ..models import Seek
-from ..pairing import rating_window
-from ..pools import pool_label
 from ..positions import game_position
+from ..rating.matchmaking import rating_window
+from ..rating.pools import pool_label
 from ..selectors import open_seeks
 from ..services import seek_accept, seek_cancel, seek_create, seek_ping
 from .answers import game_state

@@ -15,6 +15,7 @@ from .core import (
     Variant,
     cell_names,
     shown,
+    side_of_ply,
     takeback_keeps,
 )
 from .grid import MNK, Classic, Four, GridState, GridVariant, NxN
@@ -22,6 +23,7 @@ from .levels import LEVELS, difficulty
 from .nested import Multi, NestedState, NestedVariant, Ultimate
 from .position_strings import parse_position, position_string
 from .records import (
+    RESULT_TOKENS,
     Record,
     RecordError,
     clean_tag_value,
@@ -39,6 +41,7 @@ from .variants import VARIANTS, get_variant
 __all__ = [
     "SIDES",
     "shown",
+    "side_of_ply",
     "takeback_keeps",
     "STRATEGIES",
     "Strategy",
@@ -70,6 +73,7 @@ __all__ = [
     "read_record",
     "read_records",
     "result_token",
+    "RESULT_TOKENS",
     "clean_tag_value",
     "is_tag_name",
     "tag_line",

@@ -219,7 +219,7 @@ def _choose_variant(term: Terminal) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     for name, (kind, default, low, high) in VARIANTS[text].option_spec.items():
         while True:
-            hint = "yes/no" if kind is bool else f"{low}-{high}"
+            hint = "yes/no" if kind is bool else "/".join(low) if kind is str else f"{low}-{high}"
             shown = ("yes" if default else "no") if kind is bool else default
             raw = term.ask(f"  {name} ({hint}) [{shown}]: ")
             if not raw:
@@ -248,9 +248,12 @@ def _choose_seat(term: Terminal, side: str, variant: Variant, default: str, seed
 
 def _build_parser(stdout: IO[str]) -> argparse.ArgumentParser:
     class Parser(argparse.ArgumentParser):
-        def _print_message(self, message: str, file: IO[str] | None = None) -> None:
-            if message:
-                stdout.write(message)
+        # help and usage go to the player's terminal (``stdout``), whatever file argparse would pick
+        def print_help(self, file: IO[str] | None = None) -> None:
+            super().print_help(stdout)
+
+        def print_usage(self, file: IO[str] | None = None) -> None:
+            super().print_usage(stdout)
 
         def error(self, message: str) -> None:  # type: ignore[override]
             raise UsageError(message)

@@ -157,8 +157,9 @@ class Variant(ABC):
     key: ClassVar[str] = ""
     title: ClassVar[str] = ""
     nested: ClassVar[bool] = False
-    #: name -> (type, default, minimum, maximum) for int options; (bool, default, None, None) for flags
-    option_spec: ClassVar[dict[str, tuple[type, Any, int | None, int | None]]] = {}
+    #: name -> (type, default, minimum, maximum) for int options; (bool, default, None, None) for flags;
+    #: (str, default, choices, None) for a choice among words (m,n,k's ``opening``)
+    option_spec: ClassVar[dict[str, tuple[type, Any, Any, int | None]]] = {}
 
     options: dict[str, Any]
     cell_count: int
@@ -166,6 +167,9 @@ class Variant(ABC):
     cols: int
     #: the board's cell names both ways (set by the subclass from its shape)
     cell_table: CellNames
+    #: plies until each side has made a move: 2, or 4 after a Swap2 opening's three stones and first choice (the
+    #: site's clocks and aborts count from there)
+    first_moves: int = 2
 
     @abstractmethod
     def new_game(self) -> State: ...
@@ -203,6 +207,11 @@ class Variant(ABC):
             if kind is bool:
                 if not isinstance(value, bool):
                     raise ValueError(f"option {name!r} of {cls.key!r} must be true or false, not {value!r}")
+            elif kind is str:
+                if not isinstance(value, str) or value not in low:
+                    raise ValueError(
+                        f"option {name!r} of {cls.key!r} must be one of {', '.join(low)}, not {shown(value)}"
+                    )
             else:
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise ValueError(f"option {name!r} of {cls.key!r} must be a whole number, not {value!r}")

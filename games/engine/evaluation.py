@@ -75,12 +75,27 @@ def evaluate(state: State, seconds: float = DEFAULT_SECONDS, seed: int = 0) -> E
     """How ``state`` stands (see the module's words); ``seconds`` bounds the search of a board too big to solve."""
     if state.is_over:
         return Evaluation(_result(state.winner), state.winner or "draw", None, exact=True)
+    board = getattr(state, "board", None)
+    if board is not None:  # a Swap2 game: its stones' position, seen from the seats that hold them
+        return _by_seat(state, evaluate(board, seconds, seed))
     if can_analyse(state.variant):
         return _exact(state)
     variant = state.variant
     if isinstance(state, GridState) and isinstance(variant, GridVariant) and variant.k <= GOMOKU_MAX_K:
         return _gomoku(state, seconds)
     return _mcts(state, seconds, seed)
+
+
+def _by_seat(state: State, found: Evaluation) -> Evaluation:
+    """The evaluation of a Swap2 game's stones (``found``: X = the stones placed first) for its seats; the best move
+    is the stones' best while a stone is to be placed (none while a side is chosen)."""
+    swapped = state.black != "X"  # type: ignore[attr-defined]
+    chance = 1.0 - found.x_chance if swapped else found.x_chance
+    proven = found.proven
+    if proven in ("X", "O"):
+        proven = state.seat(proven)  # type: ignore[attr-defined]
+    best = found.best if found.best in state.legal_moves() else None
+    return Evaluation(chance, proven, best, found.exact)
 
 
 def _exact(state: State) -> Evaluation:

@@ -15,6 +15,7 @@ from operator import or_
 from typing import Any
 
 from .core import IllegalMove, PositionError, State, Variant, count_marks, grid_cells, side_to_move
+from .swap2 import FIRST_MOVES, OPENINGS, Swap2State, choice_move, choice_name, swap2_allowed
 
 
 @lru_cache(maxsize=64)
@@ -222,7 +223,11 @@ class NxN(GridVariant):
 class MNK(GridVariant):
     key = "mnk"
     title = "m,n,k (gomoku)"
-    option_spec = {"rows": (int, 15, 3, 19), "cols": (int, 15, 3, 19), "k": (int, 5, 3, 19)}
+    option_spec = {
+        "rows": (int, 15, 3, 19), "cols": (int, 15, 3, 19), "k": (int, 5, 3, 19),
+        # the opening rule of gomoku boards (games.engine.swap2): freestyle, or Swap2
+        "opening": (str, "freestyle", OPENINGS, None),
+    }
 
     def __init__(self, **options: Any) -> None:
         if "k" not in options:
@@ -231,6 +236,47 @@ class MNK(GridVariant):
             if isinstance(rows, int) and isinstance(cols, int):
                 options = {**options, "k": max(3, min(5, max(rows, cols)))}
         super().__init__(**options)
+        self.swap2 = self.options["opening"] == "swap2"
+        if not self.swap2:  # freestyle, the default, is not listed: its games' options stay as they always were
+            del self.options["opening"]
+        if self.swap2 and not swap2_allowed(self.rows, self.cols, self.k):
+            raise ValueError(
+                f"the swap2 opening is for gomoku boards: five in a row on at least 15 x 15, not {self.describe()}"
+            )
+        #: the stones' own game (freestyle, same board): what a Swap2 game's ``board`` is played on
+        self.freestyle = MNK(rows=self.rows, cols=self.cols, k=self.k) if self.swap2 else self
+        #: plies until each side has made a move (clocks and aborts count from there)
+        self.first_moves = FIRST_MOVES if self.swap2 else 2
+
+    def describe(self) -> str:
+        text = super().describe()
+        return f"{text}, Swap2 opening" if self.swap2 else text
+
+    def new_game(self) -> GridState | Swap2State:  # type: ignore[override]
+        if self.swap2:
+            return Swap2State(self, self.freestyle.new_game())
+        return super().new_game()
+
+    def from_position(
+        self, cells: Sequence[str | None], to_move: str | None = None, *,
+        board_winners: Sequence[str | None] | None = None, target: int | None = None,
+    ) -> GridState:
+        if self.swap2:  # a position string names the stones' own game (freestyle): see position_strings
+            raise PositionError("a Swap2 game is not started from a position: its opening is part of the game")
+        return super().from_position(cells, to_move, board_winners=board_winners, target=target)
+
+    def cell_name(self, move: int) -> str:
+        """A cell's name, or in a Swap2 game a choice's (``stay``, ``swap``, ``more``)."""
+        if self.swap2 and isinstance(move, int) and not isinstance(move, bool) and move >= self.cell_count:
+            return choice_name(self.cell_count, move)
+        return super().cell_name(move)
+
+    def parse_cell(self, text: str) -> int:
+        if self.swap2:
+            move = choice_move(self.cell_count, text)
+            if move is not None:
+                return move
+        return super().parse_cell(text)
 
 
 class GridState(State):

@@ -19,8 +19,15 @@ the ranking can change with it). ``--adjacent`` plays only neighbouring levels (
   X still won 21 of 30 games between equal players (gomoku depth 2 against itself) and most games of the
   ladder, so a couple mostly split 1-1 whatever the levels; after a ``pro`` opening X won 15 of 30
   (gomoku depth 2 against itself), 12 of 24 (depth 4) and 9 of 16 (0.4 s) (docs/ladder.md).
+- ``swap2`` (the default on gomoku boards: five in a row on at least 15 x 15): the games are played with the
+  Swap2 opening rule (games.engine.swap2), each player making its own opening moves (the computer's Swap2 play:
+  games.engine.strategies.openings); X is the opener. Freestyle gomoku's first-player advantage is what the rule
+  takes away: ``--mirror`` shows how much of it is left.
 - ``N`` (a whole number): N random plies within two cells of the centre (any legal move off grids);
   ``0`` (the default elsewhere) plays from the empty board.
+
+``--mirror``: each level plays itself instead (``--games`` games each): what is printed is the first player's
+(X's) score, the balance of the openings between equal players.
 
 Printed: each pair's result, each level's total score and an Elo estimate (maximum likelihood over
 all games, level 1 anchored at 0; a pair that is all wins is damped by one virtual draw), time per
@@ -45,6 +52,7 @@ from . import get_variant
 from .core import State, Variant
 from .levels import LADDER, difficulty, family
 from .strategies import Strategy, get_strategy
+from .swap2 import swap2_allowed
 
 PASS_SCORE = 0.6
 #: a pair counts as drawn (the game's limit, not the ladder's) when at least this share of games is drawn
@@ -72,21 +80,27 @@ PRO_OPENING = ((0, 0), (1, 1), (3, 4))
 
 
 def default_opening(variant: Variant) -> str:
-    """``pro`` on gomoku-class boards (where the first player wins most games between equals), else ``0``."""
-    return "pro" if family(variant) == "gomoku" else "0"
+    """``swap2`` on gomoku boards where the rule applies, ``pro`` on other gomoku-class boards (where the first
+    player wins most games between equals), else ``0``."""
+    if family(variant) != "gomoku":
+        return "0"
+    return "swap2" if swap2_allowed(variant.rows, variant.cols, getattr(variant, "k", 0)) else "pro"
 
 
 def check_opening(text: str) -> str:
-    """``pro`` or a whole number of random plies (>= 0); argparse's type for ``--opening``."""
-    if text == "pro" or (text.isascii() and text.isdigit()):
+    """``swap2``, ``pro`` or a whole number of random plies (>= 0); argparse's type for ``--opening``."""
+    if text in ("swap2", "pro") or (text.isascii() and text.isdigit()):
         return text
-    raise argparse.ArgumentTypeError(f"an opening is 'pro' or a whole number of random plies, not {text!r}")
+    raise argparse.ArgumentTypeError(f"an opening is 'swap2', 'pro' or a whole number of random plies, not {text!r}")
 
 
 def opening_state(variant: Variant, opening: str, seed: int) -> State:
-    """The position after ``opening`` (``pro`` or a number of random plies), drawn from ``seed``.
+    """The position after ``opening`` (``pro`` or a number of random plies), drawn from ``seed``; ``swap2``: the
+    empty board of the variant with the Swap2 rule (the players make the opening's moves).
 
     The ladder passes ``seed // 2``, the same for the two games of a colour-swapped couple."""
+    if opening == "swap2":
+        return get_variant(variant.key, **{**variant.options, "opening": "swap2"}).new_game()
     state = variant.new_game()
     rng = random.Random(seed)
     if opening == "pro":
@@ -112,7 +126,7 @@ def play_game(job: Job) -> tuple[int, int, float, list[float], list[float]]:
     times: list[list[float]] = [[], []]
     state = opening_state(variant, opening, seed // 2)  # shared by the two games of a colour-swapped couple
     while not state.is_over:
-        side = state.ply % 2
+        side = 0 if state.to_move == "X" else 1  # (a Swap2 opening's seat to move is no ply's parity)
         started = time.perf_counter()
         move = players[side].choose(state)
         times[side].append(time.perf_counter() - started)
@@ -203,20 +217,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--adjacent", action="store_true", help="only neighbouring levels play each other")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in separate processes")
     parser.add_argument("--opening", type=check_opening, default=None,
-                        help="how games start: 'pro' (X centre, O beside it, X 3-4 cells out; the default on "
-                        "gomoku-class boards) or N random plies near the centre (default 0 elsewhere); the two "
-                        "games of a pair with swapped colours share it")
+                        help="how games start: 'swap2' (the Swap2 rule, played by the players: the default on "
+                        "gomoku boards of at least 15 x 15), 'pro' (X centre, O beside it, X 3-4 cells out; the "
+                        "default on other gomoku-class boards) or N random plies near the centre (default 0 "
+                        "elsewhere); the two games of a pair with swapped colours share it")
+    parser.add_argument("--mirror", action="store_true", help="each level plays itself: the first player's score")
     args = parser.parse_args(argv)
     options = dict(args.option)
     variant = get_variant(args.variant, **options)
     levels: list[int] = args.levels
-    if len(levels) < 2:
+    if len(levels) < 2 and not args.mirror:
         parser.error("name at least two levels")
     opening = args.opening if args.opening is not None else default_opening(variant)
+    if opening == "swap2" and not swap2_allowed(variant.rows, variant.cols, getattr(variant, "k", 0)):
+        parser.error("the swap2 opening is for gomoku boards: five in a row on at least 15 x 15")
 
     def out(text: str = "") -> None:
         print(text, flush=True)
 
+    if args.mirror:
+        return _mirror(args, options, variant, levels, opening, out)
     pairs = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1 :] if not args.adjacent or b == levels[i + 1]]
     jobs = []
     for a, b in pairs:
@@ -279,7 +299,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _mirror(args: Any, options: dict[str, Any], variant: Variant, levels: list[int], opening: str, out: Any) -> int:
+    """Each level against itself: X's (the first player's) score, the balance of the openings."""
+    jobs = [(args.variant, options, lv, lv, 1000 * lv + 100 * lv + g, args.seconds, opening)
+            for lv in levels for g in range(args.games)]
+    out(f"Mirror on {variant.describe()} ({args.variant}{' ' + str(options) if options else ''}): each of levels "
+        f"{', '.join(map(str, levels))} plays itself {args.games} times, time scale {args.seconds}"
+        f"{_opening_words(opening)}")
+    started = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(play_game, jobs))
+    else:
+        results = [play_game(job) for job in jobs]
+    out("\nFirst player (X) against the same level as O: X's wins-draws-losses and score")
+    out(f"{'level':>5}  {'strategy':<44}  {'games':>5}  {'W-D-L':>9}  {'X score':>7}")
+    for lv in levels:
+        scores = [result for x, _o, result, _xt, _ot in results if x == lv]
+        n, wins, draws = len(scores), scores.count(1.0), scores.count(0.5)
+        out(f"{lv:>5}  {_label(difficulty(variant, lv)):<44}  {n:>5}  {wins:>3}-{draws}-{n - wins - draws:<3}  "
+            f"{100 * sum(scores) / n:>6.0f}%")
+    total = [result for *_, result, _xt, _ot in results]
+    out(f"\n{len(results)} games in {time.perf_counter() - started:.0f} s; "
+        f"X scored {100 * sum(total) / len(total):.0f}%")
+    return 0
+
+
 def _opening_words(opening: str) -> str:
+    if opening == "swap2":
+        return ", Swap2 openings (made by the players)"
     if opening == "pro":
         return ", pro openings (X centre, O beside it, X 3-4 cells out)"
     return f", {opening} random opening plies" if opening != "0" else ""

@@ -24,8 +24,15 @@ _ROW = re.compile(r"[1-9][0-9]*|[xo]")
 _POSITION_CHARS = re.compile(r"[a-z0-9._-]*")
 
 
+def _numbered(spec: dict[str, Any]) -> dict[str, Any]:
+    """The options a position's variant word gives: the numbers and on/off ones. A word option (m,n,k's ``opening``)
+    is always its default there: a Swap2 game's position is its stones' (``position_string``)."""
+    return {name: entry for name, entry in spec.items() if entry[0] is not str}
+
+
 def _variant_word(variant: Variant) -> str:
-    return "-".join([variant.key, *(str(int(value)) for value in variant.options.values())])
+    numbered = _numbered(variant.option_spec)
+    return "-".join([variant.key, *(str(int(value)) for name, value in variant.options.items() if name in numbered)])
 
 
 def position_string(state: State) -> str:
@@ -43,8 +50,10 @@ def position_string(state: State) -> str:
     * owners (nested): who won each small board 0-8 first: ``x``, ``o`` or ``-``, e.g. ``x---o----``.
 
     Classic after b2 and a3: ``classic_o2.1x1.3_x``. The history is not kept, but the state that
-    ``parse_position`` builds has the same legal moves, side to move, winner and end.
+    ``parse_position`` builds has the same legal moves, side to move, winner and end. A Swap2 game's position is
+    its stones' as freestyle gomoku (``state.board``: x the stones placed first), whoever holds them.
     """
+    state = getattr(state, "board", None) or state
     variant = state.variant
     cells = state.cells
     order = _NESTED_ORDER if variant.nested else range(variant.cell_count)
@@ -75,7 +84,7 @@ def _position_variant(word: str) -> Variant:
     key, *values = word.split("-")
     if key not in VARIANTS:
         raise PositionError(f"unknown variant {shown(key)} in the position; choose one of {', '.join(VARIANTS)}")
-    spec = VARIANTS[key].option_spec
+    spec = _numbered(VARIANTS[key].option_spec)
     if len(values) != len(spec):
         names = ", ".join(spec) or "none"
         raise PositionError(

@@ -26,12 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .core import IllegalMove, InvalidCellName, State, Variant, shown
+from .position_strings import position_string
 from .variants import VARIANTS, get_variant
 
 #: a longer text is refused before it is read (one record; read_records applies it to each of its records)
 MAX_RECORD_CHARS = 1_000_000
 #: the result tokens: X won, O won, a draw, not finished
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: a finished game's token by its winner (None: a draw)
+RESULT_TOKENS: dict[str | None, str] = {"X": "1-0", "O": "0-1", None: "1/2-1/2"}
 #: movetext lines are wrapped before this many characters
 LINE_WIDTH = 80
 #: tags the writer makes itself from its arguments
@@ -66,7 +69,9 @@ class RecordError(ValueError):
     the problem is not a move's). ``reason`` is the message without the place.
     """
 
-    def __init__(self, reason: str, *, line: int | None = None, move_number: int | None = None) -> None:
+    def __init__(
+        self, reason: str, *, line: int | None = None, move_number: int | None = None, side: str | None = None
+    ) -> None:
         self.reason = reason
         self.line = line
         self.move_number = move_number
@@ -74,7 +79,8 @@ class RecordError(ValueError):
         if line is not None:
             where.append(f"line {line}")
         if move_number is not None:
-            where.append(f"move {move_number} ({'X' if move_number % 2 else 'O'})")
+            # ``side``: whose move it was, where the ply's parity does not say (a Swap2 opening)
+            where.append(f"move {move_number} ({side or ('X' if move_number % 2 else 'O')})")
         super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
 
 
@@ -107,7 +113,7 @@ def result_token(state: State) -> str:
     """The result token the position decides: '1-0', '0-1', '1/2-1/2', or '*' while the game goes on."""
     if not state.is_over:
         return "*"
-    return {"X": "1-0", "O": "0-1", None: "1/2-1/2"}[state.winner]
+    return RESULT_TOKENS[state.winner]
 
 
 def _result_problem(state: State, result: str, termination: str | None) -> str | None:
@@ -125,7 +131,14 @@ def _result_problem(state: State, result: str, termination: str | None) -> str |
 
 
 def _options_text(variant: Variant) -> str:
-    return " ".join(f"{name}={int(value)}" for name, value in variant.options.items())
+    """Every option as name=value (on/off as 1/0); a word option only when it is not its default (m,n,k's
+    ``opening=swap2``: records of freestyle games stay as they were)."""
+    spec = variant.option_spec
+    return " ".join(
+        f"{name}={value}" if spec[name][0] is str else f"{name}={int(value)}"
+        for name, value in variant.options.items()
+        if spec[name][0] is not str or value != spec[name][1]
+    )
 
 
 def _parse_options(key: str, text: str) -> dict[str, Any]:
@@ -217,7 +230,7 @@ def _new_game(variant: Variant, start_board: int | None) -> State:
 
 def write_record(
     variant: Variant, moves: Sequence[int], *, result: str | None = None, tags: Mapping[str, str] | None = None,
-    start_board: int | None = None,
+    start_board: int | None = None, start: State | None = None,
 ) -> str:
     """The game as a record (RULES.md "Game records"), ending with a newline.
 
@@ -228,9 +241,15 @@ def write_record(
     before Termination or last. Tags named Variant, Options, FirstBoard or Result in ``tags`` must agree with
     what is written (so a Record's tags can be given back). RecordError (with ``move_number`` for an illegal
     move) when the game cannot be written as a readable record.
+
+    ``start``: the position the game started from when it is not the variant's start (the analysis board's
+    games): the record then carries a ``Position`` tag (its position string, where ``tags`` has one or else after
+    Options) and its moves are numbered from 1 from there, ``1...`` first when O moves first.
     """
     if not isinstance(variant, Variant):
         raise RecordError(f"write_record takes a variant (get_variant(...)), not {shown(variant)}")
+    if start is not None:
+        return _write_from(start, moves, result=result, tags=dict(tags or {}))
     if variant.options.get("random_start"):
         if start_board is None and moves:
             start_board = moves[0] // 9 if isinstance(moves[0], int) else None
@@ -273,12 +292,55 @@ def write_record(
         header.append((name, value))
     if not any(name == "Result" for name, _ in header):
         header.append(("Result", token))
-    units = [
-        f"{ply // 2 + 1}. {variant.cell_name(move)}" if ply % 2 == 0 else variant.cell_name(move)
-        for ply, move in enumerate(moves)
-    ]
+    return _text(header, _units(variant, moves, o_first=False), token)
+
+
+def _units(variant: Variant, moves: Sequence[int], *, o_first: bool) -> list[str]:
+    """The movetext's words: each X move numbered (``1. b2``), ``1...`` before a first move of O's."""
+    units = []
+    for index, move in enumerate(moves):
+        ply = index + o_first
+        name = variant.cell_name(move)
+        if ply % 2 == 0:
+            units.append(f"{ply // 2 + 1}. {name}")
+        else:
+            units.append(f"1... {name}" if index == 0 else name)
+    return units
+
+
+def _text(header: Sequence[tuple[str, str]], units: list[str], token: str) -> str:
     lines = [tag_line(name, value) for name, value in header]
     return "\n".join([*lines, "", *_wrap([*units, token])]) + "\n"
+
+
+def _write_from(start: State, moves: Sequence[int], *, result: str | None, tags: dict[str, str]) -> str:
+    """write_record from ``start`` (see there)."""
+    variant = start.variant
+    state = start
+    for ply, move in enumerate(moves, 1):
+        try:
+            state = state.play(move)
+        except IllegalMove as exc:
+            raise RecordError(str(exc), move_number=ply) from None
+    token = result_token(state) if result is None else result
+    if token not in RESULTS:
+        raise RecordError(f"a result is one of {', '.join(RESULTS)}, not {shown(token)}")
+    problem = _result_problem(state, token, tags.get("Termination"))
+    if problem:
+        raise RecordError(problem)
+    position = position_string(start)
+    if tags.get("Position", position) != position:
+        raise RecordError(f"tag Position {shown(tags['Position'])} disagrees with the start given ({position!r})")
+    header = [("Variant", variant.key)]
+    if variant.option_spec:
+        header.append(("Options", _options_text(variant)))
+    if "Position" not in tags:
+        header.append(("Position", position))
+    header += [(name, value) for name, value in tags.items() if name not in RESERVED_TAGS and name != "Termination"]
+    header.append(("Result", token))
+    if tags.get("Termination"):
+        header.append(("Termination", tags["Termination"]))
+    return _text(header, _units(variant, moves, o_first=start.to_move == "O"), token)
 
 
 def _options_equal(variant: Variant, text: object) -> bool:
@@ -422,7 +484,7 @@ def _build(tags: list[tuple[str, str, int]], tokens: list[tuple[str, str, int]],
                 move = variant.parse_cell(text)
                 state = state.play(move)
             except (InvalidCellName, IllegalMove) as exc:
-                raise RecordError(str(exc), line=line, move_number=ply) from None
+                raise RecordError(str(exc), line=line, move_number=ply, side=state.to_move) from None
             moves.append(move)
         else:  # the result token ends the movetext
             if text != tag_result:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import migrations, models
 
-from games.glicko2 import Glicko, rate_game
-from games.pools import InvalidPool, Pool, pool_of_legacy
+from games.rating.glicko2 import Glicko, rate_game
+from games.rating.pools import InvalidPool, Pool, pool_of_legacy
 
 
 def _legacy_pool(game) -> str:

@@ -22,9 +22,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from ..clocks import UNTIMED, Clock, TimeControl
-from ..pools import pool_label
-from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, is_provisional
+from ..engine.clock import UNTIMED, Clock, TimeControl
+from ..engine.swap2 import FIRST_MOVES, movers
+from ..rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ..rating.glicko2 import is_provisional
+from ..rating.pools import pool_label
 
 SIDES = ("X", "O")
 
@@ -66,6 +68,8 @@ class Game(models.Model):
         TIME = "time", "time ran out"
         #: ended without a result before each side had made a first move (by a player, or by the sweep)
         ABORTED = "aborted", "aborted"
+        #: still running when its arena ended: finished as a draw and counted (games.services.arenas)
+        ARENA = "arena", "the arena ended"
 
     variant = models.CharField(max_length=20, db_index=True)
     #: the variant's options exactly as the engine takes them (``get_variant(variant, **options)``)
@@ -97,6 +101,10 @@ class Game(models.Model):
     #: cell numbers, so a move request rebuilds the position without reading the Move rows. The Move rows stay
     #: the record (replay, admin, API history); a cache whose length is not ``ply`` is ignored and they are read.
     move_list = models.TextField(blank=True, default="")
+    #: a Swap2 game's side to move, kept by the services beside ``ply`` (``note_turn``): there the ply's parity does
+    #: not say whose turn it is, and the queries that ask (the "your turn" badge, the games waiting for the
+    #: computer) read this; empty for every other game
+    turn = models.CharField(max_length=1, blank=True, default="", choices=[("X", "X"), ("O", "O")])
     #: bumped by the services on every change a page shows (moves, accept, resign, rematch offers)
     version = models.PositiveIntegerField(default=0)
 
@@ -132,7 +140,7 @@ class Game(models.Model):
     #: hint (shown again on the page, given again without counting); a move or a takeback leaves it behind.
     hint_move = models.PositiveSmallIntegerField(null=True, blank=True)
     hint_ply = models.PositiveIntegerField(null=True, blank=True)
-    #: the rating pool a game between two players counts in (games.pools.pool_for_game: board and speed, e.g.
+    #: the rating pool a game between two players counts in (games.rating.pools.pool_for_game: board and speed, e.g.
     #: ``nxn-7:untimed``); set when the game is created, written again when it starts and when it is rated
     pool = models.CharField(max_length=40, blank=True, default="")
     #: a game between two players (games.rating): each seat's rating in the pool before it (noted when it
@@ -158,6 +166,11 @@ class Game(models.Model):
     #: a finished game's analysis once a worker has worked it out (games.services.assists.game_analysis): per move,
     #: the mover's outcome with best play before and after it and the moves that kept it
     analysis = models.JSONField(null=True, blank=True, editable=False)
+    #: the task queue's ids (``TaskResult.id``) of the game's latest computer turn (games.services.moves) and of
+    #: its latest hint or analysis (games.services.assists): the queue is asked through them whether one is
+    #: still to come (games.services.queue.pending)
+    computer_task = models.CharField(max_length=64, blank=True, default="", editable=False)
+    assist_task = models.CharField(max_length=64, blank=True, default="", editable=False)
     #: game records (issue 23): a game read from a record (games.services.records) is ``imported``: finished, never
     #: rated, owned by the importer, its players named as the record names them (``x_name``/``o_name``, shown by
     #: ``seat_label``), the record's other tags (Date, Site, Termination...) kept in ``record_tags`` to write back
@@ -174,9 +187,10 @@ class Game(models.Model):
     #: a game between two players: when the side to move got the move (the last move, or the start); the
     #: other player may claim the win once that is GAME_ABANDON_AFTER old (a draw offer does not reset it)
     turn_started = models.DateTimeField(null=True, blank=True)
-    #: clocks (games between people; games.clocks): the time control as written (``3+2``, ``0.5+0``, ``3d``), ""
-    #: for none. The clock itself is what ``games.clocks.Clock`` holds: each side's time left (ms) when the running
-    #: side's time started at ``clock_since``; nothing runs before both sides' first moves, nor once the game ends.
+    #: clocks (games between people; games.engine.clock): the time control as written (``3+2``, ``0.5+0``,
+    #: ``3d``), "" for none. The clock itself is what ``games.engine.clock.Clock`` holds: each side's time left (ms)
+    #: when the running side's time started at ``clock_since``; nothing runs before both sides' first moves, nor
+    #: once the game ends.
     clock = models.CharField(max_length=16, blank=True, default="")
     clock_x_ms = models.PositiveBigIntegerField(null=True, blank=True)
     clock_o_ms = models.PositiveBigIntegerField(null=True, blank=True)
@@ -185,6 +199,8 @@ class Game(models.Model):
     #: a running game with a clock: when the sweep must look at it (the running side's flag falls then, or,
     #: before each side's first move, the grace for that move ends and the game is aborted); else null
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: a game of an arena tournament (games.models.arena): paired by the arena, counted in its standings
+    arena = models.ForeignKey("Arena", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -214,8 +230,8 @@ class Game(models.Model):
 
     @property
     def game_clock(self) -> Clock | None:
-        """Each side's time as stored (``games.clocks.Clock``), or None for a game without a clock. A challenge not
-        accepted yet has its full time, nothing running."""
+        """Each side's time as stored (``games.engine.clock.Clock``), or None for a game without a clock. A
+        challenge not accepted yet has its full time, nothing running."""
         if not self.clock:
             return None
         if self.clock_x_ms is None or self.clock_o_ms is None:
@@ -259,7 +275,10 @@ class Game(models.Model):
         player_id = self.seat_player_id(side)
         if player_id is not None:
             player = self.seat_player(side)
-            return player.get_username() if player is not None else f"player {player_id}"
+            # a bot account is "BOT name" wherever its name is shown (issue 33)
+            if player is None:
+                return f"player {player_id}"
+            return getattr(player, "display_name", None) or player.get_username()
         level, strategy = self.seat_computer(side)
         if strategy:
             return f"Computer ({strategy})"
@@ -295,13 +314,45 @@ class Game(models.Model):
         fields = self.start_position.split("_", 3)
         return "O" if len(fields) > 2 and fields[2] == "o" else "X"
 
+    @property
+    def swap2(self) -> bool:
+        """Played with the Swap2 opening (games.engine.swap2): whose move it is follows the opening's choices."""
+        return (self.options or {}).get("opening") == "swap2"
+
+    def _swap2_movers(self) -> list[str]:
+        """A Swap2 game's seat of each move and, last, the seat to move (from the move-list cache, else the rows)."""
+        text = self.move_list
+        moves = [int(m) for m in text.split(",")] if text else []
+        if len(moves) != self.ply:
+            moves = list(Move.objects.filter(game_id=self.pk).order_by("ply").values_list("move", flat=True))
+        return movers(moves, self.options["rows"] * self.options["cols"])  # (only m,n,k boards have Swap2)
+
+    def note_turn(self) -> list[str]:
+        """A Swap2 game: ``turn`` set to the side to move now (after ``ply`` and ``move_list`` were); the fields set
+        (none for another game)."""
+        if not self.swap2:
+            return []
+        self.turn = self.to_move
+        return ["turn"]
+
+    @property
+    def first_moves(self) -> int:
+        """Moves until each side has made one: 2, or 4 after a Swap2 opening's three stones and first choice. Clocks
+        start and aborts end there (games.services.timekeeping), and a game shorter than that is not rated."""
+        return FIRST_MOVES if self.swap2 else 2
+
     def mover(self, ply: int) -> str:
-        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn."""
+        """Who made move number ``ply`` (1 for the first move): the side that starts, then in turn (a Swap2 game:
+        as its opening says)."""
+        if self.swap2 and ply <= self.ply + 1:
+            return self._swap2_movers()[ply - 1]
         first = self.start_side
         return first if ply % 2 == 1 else ("O" if first == "X" else "X")
 
     @property
     def to_move(self) -> str:
+        if self.swap2:
+            return self._swap2_movers()[-1]
         first = self.start_side
         return first if self.ply % 2 == 0 else ("O" if first == "X" else "X")
 
@@ -311,7 +362,7 @@ class Game(models.Model):
 
     @property
     def is_aborted(self) -> bool:
-        """Ended without a result (games.services.clocks.game_abort, or the sweep)."""
+        """Ended without a result (games.services.timekeeping.game_abort, or the sweep)."""
         return self.result_reason == self.Reason.ABORTED
 
     @property
@@ -381,6 +432,8 @@ class Game(models.Model):
         if self.result_reason == self.Reason.DECIDED:
             return f"{'Draw' if self.result == self.Result.DRAW else f'{self.result} wins'} (decided by the staff)"
         if self.result == self.Result.DRAW:
+            if self.result_reason == self.Reason.ARENA:
+                return "Draw (the arena ended)"
             return "Draw (agreed)" if self.result_reason == self.Reason.AGREED else "Draw"
         if self.result in SIDES:
             text = f"{self.result} wins"

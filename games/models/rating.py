@@ -1,24 +1,24 @@
-"""Players' ratings, one row per player and pool (games.pools), kept by the services as games end."""
+"""Players' ratings, one row per player and pool (games.rating.pools), kept by the services as games end."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 
-from ..pools import pool_label
-from ..rating import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY, is_provisional
+from ..rating.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY, is_provisional
+from ..rating.pools import pool_label
 
 
 class Rating(models.Model):
-    """A player's Glicko-2 rating in one pool (games.pools: board and speed), from finished games against other
-    players (``games.rating``, ``games.glicko2``).
+    """A player's Glicko-2 rating in one pool (games.rating.pools: board and speed), from finished games against other
+    players (``games.rating``, ``games.rating.glicko2``).
 
     Kept by ``games.services`` in the transaction that ends a game; ``won``, ``lost`` and ``drawn`` count the
     rated games only. ``variant`` is the pool's variant key (so a variant's pools are found without parsing keys).
     """
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    #: the pool key, ``<board>:<speed>`` (games.pools.pool_key), e.g. ``mnk-15x15k5:blitz``
+    #: the pool key, ``<board>:<speed>`` (games.rating.pools.pool_key), e.g. ``mnk-15x15k5:blitz``
     pool = models.CharField(max_length=40)
     variant = models.CharField(max_length=20)
     rating = models.FloatField(default=INITIAL_RATING)

@@ -1,19 +1,19 @@
-"""Quick pairing's seeks (games.pairing, games.services.seeks)."""
+"""Quick pairing's seeks (games.rating.matchmaking, games.services.seeks)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 
-from ..rating import INITIAL_RATING
+from ..rating.glicko2 import INITIAL_RATING
 from .game import Game
 
 
 class Seek(models.Model):
     """Quick pairing: a player waiting for an opponent for a game of ``variant``/``options`` with time control
-    ``clock`` (``games.clocks`` text: ``none``, ``3+2``, ``3d``), rated or casual, in ``pool``; ``rating`` is the
+    ``clock`` (``games.engine.clock`` text: ``none``, ``3+2``, ``3d``), rated or casual, in ``pool``; ``rating`` is the
     seeker's rating there when seeking. One per player (a new one replaces the old). ``seen``: the seeker's page
-    (or API client) last asked about it; one not seen for ``games.pairing.SEEK_TTL`` is dropped. Once paired,
+    (or API client) last asked about it; one not seen for ``games.rating.matchmaking.SEEK_TTL`` is dropped. Once paired,
     ``game`` is the new game: the seek leaves the lobby and stays only to answer its seeker's next ask
     (``games.services.seeks``)."""
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 
-from .. import tasks
 from ..engine import PositionError, State, difficulty, parse_position
 from ..engine.analysis import MoveVerdict, can_analyse
 from ..engine.evaluation import analyse_moves, evaluate
@@ -26,8 +24,11 @@ from ..errors import (
 from ..live import changed
 from ..models import SIDES, Game, Move
 from ..positions import current_moves, game_variant, initial_state, state_after, takeback_keep
-from .common import check_playable, lock_game
-from .computer import LOST_AFTER, answers_at_once
+from ..selectors import game_for_viewer
+from .common import check_playable
+from .computer import answers_at_once
+from .puzzles import missed_win_moves, puzzles_when_analysed
+from .queue import ASSIST_QUEUE, LOST_AFTER, pending, task
 
 
 def move_takeback(*, game: Game | int, player) -> Game:
@@ -37,7 +38,7 @@ def move_takeback(*, game: Game | int, player) -> Game:
     ``takebacks`` counts how often it happened, and the game page and the API show it.
     """
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         sides = locked.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game")
@@ -54,7 +55,9 @@ def move_takeback(*, game: Game | int, player) -> Game:
         locked.takebacks += 1
         locked.hint_ply = locked.hint_move = None  # the position may come back by other moves: no old hint then
         locked.version += 1
-        locked.save(update_fields=["ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated"])
+        locked.save(update_fields=[
+            "ply", "move_list", "takebacks", "hint_move", "hint_ply", "version", "updated", *locked.note_turn()
+        ])
         changed(locked)
     return locked
 
@@ -69,11 +72,7 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int | None]:
     Asked again in the same position, the same move (or the same pending request) comes back and is not counted
     again. A player has at most one slow request (hint or analysis) waiting at a time: another is ``Busy``.
     """
-    pk = game if isinstance(game, int) else game.pk
-    # read now, not locked; a challenge cancelled meanwhile is no game
-    seen = Game.objects.select_related("x_player", "o_player", "created_by").filter(pk=pk).first()
-    if seen is None:
-        raise GameNotFound("this game no longer exists: it was cancelled or declined")
+    seen = game_for_viewer(game, player, visible_only=False)  # read now, not locked
     sides = seen.sides_of(player)
     if not sides:
         raise NotSeated("you are not playing in this game")
@@ -87,9 +86,10 @@ def move_hint(*, game: Game | int, player) -> tuple[Game, int | None]:
     variant = game_variant(seen)
     strategy = difficulty(variant, "hard")
     if not answers_at_once(strategy, variant):
-        if not pending_assist(tasks.hint_for, game_id=seen.pk, ply=seen.ply):
+        if not pending(seen.assist_task, ready_for=LOST_AFTER, game_id=seen.pk, ply=seen.ply):
             check_fair_use(player)
-            tasks.hint_for.enqueue(game_id=seen.pk, ply=seen.ply, player_id=player.pk)
+            result = hint_for.enqueue(game_id=seen.pk, ply=seen.ply, player_id=player.pk)
+            _note_assist(result.id, game=seen, player=player)
         return seen, None
     suggestion = strategy.choose(state_after(seen, current_moves(seen)))
     return store_hint(game_id=seen.pk, ply=seen.ply, move=suggestion, seen_version=seen.version)
@@ -99,7 +99,7 @@ def store_hint(*, game_id: int, ply: int, move: int, seen_version: int | None = 
     """Store a hint worked out for the position after ``ply`` moves, if the game is still there (and, with
     ``seen_version``, unchanged since it was read); MoveConflict otherwise."""
     with transaction.atomic():
-        again = lock_game(game_id)
+        again = game_for_viewer(game_id, None, visible_only=False, for_update=True)
         if again.ply == ply and again.current_hint is not None:
             return again, again.current_hint  # a second request for the same hint, answered first
         if again.ply != ply or (seen_version is not None and again.version != seen_version):
@@ -110,6 +110,13 @@ def store_hint(*, game_id: int, ply: int, move: int, seen_version: int | None = 
         again.save(update_fields=["hints", "hint_move", "hint_ply", "version", "updated"])
         changed(again)
     return again, move
+
+
+@task(queue_name=ASSIST_QUEUE)
+def hint_for(game_id: int, ply: int, player_id: int) -> str:
+    """The hard level's move for the position after ``ply`` moves, stored as the game's hint (``player_id``: who
+    asked)."""
+    return work_out_hint(game_id=game_id, ply=ply)
 
 
 def work_out_hint(*, game_id: int, ply: int) -> str:
@@ -133,28 +140,26 @@ def work_out_hint(*, game_id: int, ply: int) -> str:
 BUSY_RETRY_SECONDS = 5
 
 
-def pending_assist(task, **kwargs: int) -> bool:
-    """Whether a task of ``task`` with these arguments is waiting or running (not one lost with its worker)."""
-    found = DBTaskResult.objects.filter(
-        task_path=task.module_path, status__in=("READY", "RUNNING"),
-        enqueued_at__gt=timezone.now() - LOST_AFTER,
-        **{f"args_kwargs__kwargs__{name}": value for name, value in kwargs.items()},
-    )
-    return found.exists()
-
-
 def check_fair_use(player) -> None:
-    """At most one slow request (a hint, an analysis) per player waits for the workers at a time: one account
-    asking in a loop would otherwise fill the queue before everyone else's."""
-    waiting = DBTaskResult.objects.filter(
-        queue_name=tasks.ASSIST_QUEUE, status__in=("READY", "RUNNING"),
-        enqueued_at__gt=timezone.now() - LOST_AFTER, args_kwargs__kwargs__player_id=player.pk,
-    )
-    if waiting.exists():
+    """At most one slow request (a hint, an analysis, the analysis board's best move) per player waits for the
+    workers at a time: one account asking in a loop would otherwise fill the queue before everyone else's. The
+    player's latest one is kept on their row (``Player.assist_task``, by ``_note_assist``)."""
+    latest = get_user_model().objects.filter(pk=player.pk).values_list("assist_task", flat=True).first()
+    if latest and pending(latest, ready_for=LOST_AFTER):
         raise Busy(
             f"the computer is still working on your last request; ask again in {BUSY_RETRY_SECONDS} seconds",
             retry_after=BUSY_RETRY_SECONDS,
         )
+
+
+def _note_assist(result_id: object, *, game: Game | None, player) -> None:
+    """Keep the id of a slow request just enqueued: on its game (is this game's hint or analysis on its way?) and on
+    the player who asked (``check_fair_use``)."""
+    if game is not None:
+        game.assist_task = str(result_id)
+        Game.objects.filter(pk=game.pk).update(assist_task=game.assist_task)
+    if player is not None:
+        get_user_model().objects.filter(pk=player.pk).update(assist_task=str(result_id))
 
 
 def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
@@ -170,10 +175,11 @@ def game_analysis(game: Game, *, player=None) -> list[MoveVerdict] | None:
     if (can_analyse(variant) and variant.cell_count <= QUICK_ANALYSIS_CELLS) or not game.ply:  # milliseconds
         verdicts = analyse_moves(variant, current_moves(game), start=initial_state(game, variant))
         return store_analysis(game_id=game.pk, verdicts=verdicts)
-    if not pending_assist(tasks.analyse_game, game_id=game.pk):
+    if not pending(game.assist_task, ready_for=LOST_AFTER, game_id=game.pk):
         if player is not None:
             check_fair_use(player)
-        tasks.analyse_game.enqueue(game_id=game.pk, player_id=getattr(player, "pk", None))
+        result = analyse_game.enqueue(game_id=game.pk, player_id=getattr(player, "pk", None))
+        _note_assist(result.id, game=game, player=player)
     return None
 
 
@@ -192,7 +198,8 @@ def analyse_when_over(game: Game) -> None:
     analysed when their replay (or the API) first asks: a game nobody looks back on costs the workers nothing."""
     variant = game_variant(game)
     if can_analyse(variant) and variant.cell_count > QUICK_ANALYSIS_CELLS:
-        tasks.analyse_game.enqueue(game_id=game.pk, player_id=None)
+        result = analyse_game.enqueue(game_id=game.pk, player_id=None)
+        _note_assist(result.id, game=game, player=None)
 
 
 def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVerdict]:
@@ -201,6 +208,8 @@ def store_analysis(*, game_id: int, verdicts: list[MoveVerdict]) -> list[MoveVer
         game = Game.objects.filter(pk=game_id).first()
         if game is not None:
             changed(game, lobby=False)  # an open replay shows it
+            if missed_win_moves(verdicts):
+                puzzles_when_analysed(game_id)  # a missed win may be a puzzle: the workers cut it
     return verdicts
 
 
@@ -209,6 +218,12 @@ def analysis_seconds(moves: int) -> float:
     long that its positions would take more than ``GAME_ANALYSIS_TOTAL_SECONDS`` in all (kept below the time
     after which the workers' sweep takes a running task for lost, TASK_LOST_AFTER)."""
     return min(settings.GAME_ANALYSIS_SECONDS, settings.GAME_ANALYSIS_TOTAL_SECONDS / (moves + 1))
+
+
+@task(queue_name=ASSIST_QUEUE)
+def analyse_game(game_id: int, player_id: int | None = None) -> str:
+    """A finished game's analysis, stored on it (``player_id``: who asked, or None when the game's end asked)."""
+    return work_out_analysis(game_id=game_id)
 
 
 def work_out_analysis(*, game_id: int) -> str:
@@ -258,7 +273,8 @@ def position_evaluation(*, position: str, player) -> tuple[dict[str, object] | N
     if state.is_over or evaluation_is_quick(state):
         return evaluate_state(state), None
     check_fair_use(player)
-    result = tasks.evaluate_position.enqueue(position=position, player_id=player.pk)
+    result = evaluate_position.enqueue(position=position, player_id=player.pk)
+    _note_assist(result.id, game=None, player=player)
     return None, str(result.id)
 
 
@@ -266,7 +282,7 @@ def evaluation_result(*, task_id: str, position: str) -> dict[str, object] | Non
     """The evaluation a worker worked out for ``position`` in task ``task_id``; None while it works.
     AnalysisUnavailable when there is no such task for this position, or it failed (ask again)."""
     try:
-        result = tasks.evaluate_position.get_result(task_id)
+        result = evaluate_position.get_result(task_id)
     except Exception:  # no such task, a malformed id, another task's id: all the same to the asker
         raise AnalysisUnavailable("that request is not known (any more): ask for the best move again") from None
     if result.kwargs.get("position") != position:
@@ -277,6 +293,13 @@ def evaluation_result(*, task_id: str, position: str) -> dict[str, object] | Non
         return result.return_value
     except ValueError:
         raise AnalysisUnavailable("the computer could not work it out: ask again") from None
+
+
+@task(queue_name=ASSIST_QUEUE)
+def evaluate_position(position: str, player_id: int) -> dict:
+    """The analysis board: the hard level's move and the exact outcome (where known) of a position string
+    (``player_id``: who asked); the result is the task's return value."""
+    return work_out_evaluation(position=position)
 
 
 def work_out_evaluation(*, position: str) -> dict[str, object]:

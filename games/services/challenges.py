@@ -15,15 +15,15 @@ from ..errors import (
     OwnChallenge,
 )
 from ..live import changed
-from ..models import Game, Opponent
-from .clocks import start_clock
-from .common import lock_game
+from ..models import ChallengeEnd, Game, Opponent
+from ..selectors import game_for_viewer
 from .ratings import note_ratings
+from .timekeeping import start_clock
 
 
 def _lock_challenge(game: Game) -> Game:
     try:
-        return lock_game(game)
+        return game_for_viewer(game, None, visible_only=False, for_update=True)
     except GameNotFound:
         raise ChallengeGone("this challenge was cancelled") from None
 
@@ -75,8 +75,17 @@ def challenge_cancel(*, game: Game, player) -> None:
             raise NotCreator("only the player who made this challenge can cancel it")
         if locked.status != Game.Status.OPEN:
             raise ChallengeTaken("this challenge has already been accepted; resign instead")
-        changed(locked)
-        locked.delete()
+        close_challenge(locked, ChallengeEnd.Reason.CANCELED)
+
+
+def close_challenge(locked: Game, reason: str) -> None:
+    """Delete the locked open challenge ``locked``, noting why (``ChallengeEnd``: the accounts' event streams say it),
+    in the caller's transaction; its pages and the lobby hear of it."""
+    ChallengeEnd.objects.create(
+        game_id=locked.pk, creator_id=locked.created_by_id, invitee_id=locked.invitee_id, reason=reason
+    )
+    changed(locked)
+    locked.delete()
 
 
 def challenge_decline(*, game: Game, player) -> None:
@@ -89,6 +98,5 @@ def challenge_decline(*, game: Game, player) -> None:
             raise NotInvited("only the player this challenge was sent to can decline it")
         if locked.status != Game.Status.OPEN:
             raise ChallengeTaken("this challenge has already been accepted; resign instead")
-        changed(locked)
-        locked.delete()
+        close_challenge(locked, ChallengeEnd.Reason.DECLINED)
 

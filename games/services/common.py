@@ -1,37 +1,11 @@
-"""What every service that changes a game shares: the row lock and the check that the game is being played."""
+"""What every service that changes a game shares: the check that the game is being played (the locked read is the
+one loader's, ``selectors.game_for_viewer(..., for_update=True)``; the moves' compare-and-set is
+``moves.save_if_unchanged``)."""
 
 from __future__ import annotations
 
-from ..errors import (
-    GameFinished,
-    GameNotFound,
-    GameNotStarted,
-)
+from ..errors import GameFinished, GameNotStarted
 from ..models import Game
-
-
-def lock_game(game: Game | int) -> Game:
-    """The game row, locked until the transaction ends (``game``: a Game or its id)."""
-    pk = game if isinstance(game, int) else game.pk
-    found = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("x_player", "o_player", "created_by", "invitee")
-        .filter(pk=pk)
-        .first()
-    )
-    if found is None:  # a challenge cancelled or declined while this request was on its way
-        raise GameNotFound("this game no longer exists: it was cancelled or declined")
-    return found
-
-
-def save_if_unchanged(game: Game, fields: list[str], *, version: int) -> bool:
-    """``game.save(update_fields=fields)`` only if the stored row is still at ``version`` (a compare-and-set):
-    False, and nothing written, when another change came first. Fields are written as given (set ``updated``)."""
-    values = {}
-    for name in fields:
-        attname = Game._meta.get_field(name).attname  # a foreign key by its id: no query for the related row
-        values[attname] = getattr(game, attname)
-    return Game.objects.filter(pk=game.pk, version=version).update(**values) == 1
 
 
 def check_playable(game: Game) -> None:

@@ -19,11 +19,11 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import LEVELS, SIDES, Game, Move, Opponent
-from ..pools import pool_for_game
-from ..positions import game_moves, game_variant, initial_state, state_after
-from .clocks import parse_clock
-from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy, slow_computer_to_move
-from .moves import computer_move
+from ..positions import game_moves, game_variant, state_after
+from ..rating.pools import pool_for_game
+from .computer import WATCH_PACE, answers_at_once, seat_strategy, slow_computer_to_move
+from .moves import computer_move, schedule_computer_move
+from .timekeeping import parse_clock
 
 
 def check_level(level: Any, *, opponent: str, strategy: str | None) -> str:
@@ -104,7 +104,7 @@ def game_create(
     ``invitee`` (human only): a player or a username; only they may accept (a direct challenge).
     ``private``: only the players see the game. Default: private for a direct challenge, public
     (anyone signed in may watch) for everything else.
-    ``clock`` (human only): the time control, ``none``, ``M+S`` or ``Nd`` (``services.clocks``); it starts when the
+    ``clock`` (human only): the time control, ``none``, ``M+S`` or ``Nd`` (``services.timekeeping``); it starts when the
     challenge is accepted.
     """
     variant_obj = _check_settings(variant=variant, options=options, opponent=opponent, side=side, strategy=strategy)
@@ -225,15 +225,13 @@ def game_from_position(*, game: Game, ply: int | None, player, level: str | int)
         )
         new.start_board = game.start_board  # multi's random first board: the one this game had
         new.start_position = game.start_position  # a game that started from a position: the same start
-        if ply:
-            first = initial_state(game).to_move  # O in a game started from a position with O to move
-            sides = (first, "O" if first == "X" else "X")
-            Move.objects.bulk_create([Move(game=new, ply=n, move=move, side=sides[(n - 1) % 2])
-                                      for n, move in enumerate(moves[:ply], start=1)])
         new.ply, new.move_list, new.version = ply, ",".join(map(str, moves[:ply])), 1
+        if ply:  # who made each: O first in a game started from a position with O to move; a Swap2 game's opening
+            Move.objects.bulk_create([Move(game=new, ply=n, move=move, side=new.mover(n))
+                                      for n, move in enumerate(moves[:ply], start=1)])
         new.played_on_from, new.played_on_ply = game, ply
         new.save(update_fields=["start_board", "start_position", "ply", "move_list", "version", "played_on_from",
-                                "played_on_ply", "updated"])
+                                "played_on_ply", "updated", *new.note_turn()])
     return new
 
 

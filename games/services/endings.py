@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,15 +15,17 @@ from ..errors import (
 )
 from ..live import changed
 from ..models import Game
+from ..selectors import claim_win_after, game_for_viewer
+from .arena_scores import arena_game_over
 from .assists import analyse_when_over
-from .common import check_playable, lock_game
+from .common import check_playable
 from .ratings import rate_game
 
 
 def game_resign(*, game: Game, player) -> Game:
     """``player`` gives up; the other side wins. With both seats (local play) the side to move resigns."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         sides = locked.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game, so you cannot resign it")
@@ -59,19 +60,11 @@ def end_game(locked: Game, result: str, reason: str, *, now: datetime | None = N
             *stop_clock(locked, now), *rate_game(locked),
         ]
     )
+    arena_game_over(locked, now=now)
     if locked.ply:
         analyse_when_over(locked)
     changed(locked)
     return locked
-
-
-def claim_win_after(game: Game) -> datetime | None:
-    """When the player waiting in a running two-player game may claim the win (None for other games); games from
-    before ``turn_started`` count from their last change. Not in a game with a clock: there the clock decides
-    (services.clocks), and a correspondence game's days per move may be longer than this."""
-    if not game.is_two_players or game.status != Game.Status.ACTIVE or game.clock:
-        return None
-    return (game.turn_started or game.updated) + settings.GAME_ABANDON_AFTER
 
 
 def game_claim_win(*, game: Game, player) -> Game:
@@ -81,7 +74,7 @@ def game_claim_win(*, game: Game, player) -> Game:
     not, or the player who keeps the other waiting could put the claim off for ever without playing.
     """
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         sides = locked.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game")
@@ -107,7 +100,7 @@ def game_decide(*, game: Game | int, result: str) -> Game:
     if result not in Game.Result.values or not result:
         raise InvalidGameSettings(f"a decided game needs a result of X, O or draw, not {shown(result)}")
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         check_playable(locked)
         end_game(locked, result, Game.Reason.DECIDED)
     return locked

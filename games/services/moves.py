@@ -10,18 +10,19 @@ A move costs a fixed number of SQL queries whatever the move number: read the ga
 list), update it if unchanged, insert the move. A computer seat that answers in milliseconds
 (``answers_at_once``) replies in the same transaction, so the player's move and the reply cost those same
 three queries. A slower computer never thinks inside a request: its turn is a task for the workers
-(``schedule_computer_move``), enqueued in the transaction that stores the move before it.
+(``computer_turn``, defined here beside the service it runs: ``schedule_computer_move``), enqueued in the
+transaction that stores the move before it; its id is kept on the game, so that the queue can be asked whether it
+is still to come (``queue.pending``) and the workers' sweep replaces one that was lost.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import os
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 
-from .. import tasks
 from ..engine import IllegalMove, State
 from ..errors import (
     GameFinished,
@@ -40,12 +41,24 @@ from ..positions import (
     game_variant,
     state_after,
 )
-from ..selectors import visible_game
+from ..selectors import game_for_viewer, games_waiting_for_computer
+from .arena_scores import arena_game_over
 from .assists import analyse_when_over
-from .clocks import check_flag, clock_after_move
-from .common import check_playable, save_if_unchanged
-from .computer import WATCH_PACE, answers_at_once, schedule_computer_move, seat_strategy
+from .common import check_playable
+from .computer import WATCH_PACE, answers_at_once, fair_priority, game_owner_id, seat_strategy
+from .queue import COMPUTER_QUEUE, pending, task
 from .ratings import rate_game
+from .timekeeping import check_flag, clock_after_move
+
+
+def save_if_unchanged(game: Game, fields: list[str], *, version: int) -> bool:
+    """``game.save(update_fields=fields)`` only if the stored row is still at ``version`` (a compare-and-set):
+    False, and nothing written, when another change came first. Fields are written as given (set ``updated``)."""
+    values = {}
+    for name in fields:
+        attname = Game._meta.get_field(name).attname  # a foreign key by its id: no query for the related row
+        values[attname] = getattr(game, attname)
+    return Game.objects.filter(pk=game.pk, version=version).update(**values) == 1
 
 
 class _Stale(Exception):
@@ -74,7 +87,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     game.move_list = ",".join(map(str, all_moves))
     game.version += 1
     game.updated = now
-    fields = ["ply", "move_list", "version", "updated"]
+    fields = ["ply", "move_list", "version", "updated", *game.note_turn()]
     if game.is_two_players:
         game.turn_started = now
         fields.append("turn_started")
@@ -104,6 +117,7 @@ def _record(game: Game, moves: list[int], played: list[int], state: State, now: 
     if state.is_over:
         if rated := rate_game(game):
             game.save(update_fields=rated)
+        arena_game_over(game, now=now)
         analyse_when_over(game)
     return Position(game=game, state=state, moves=all_moves)
 
@@ -133,7 +147,7 @@ def move_play(
         raise InvalidMove(f"a move must be a whole number (a cell index), not {move!r}")
     for _ in range(RECORD_TRIES):
         # Read and think without a lock; the record is a compare-and-set on the version read here.
-        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
         sides = seen.sides_of(player)
         if not sides:
             raise NotSeated("you are not playing in this game")
@@ -208,7 +222,7 @@ def computer_move(
     """
     for _ in range(RECORD_TRIES):
         # Read and think without a lock (a slow strategy up to about a second); record only if unchanged.
-        seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+        seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
         if version is not None and seen.version != version:
             raise MoveConflict("the game has moved on since the computer was asked to play")
         _check_computer_turn(seen, player)
@@ -221,8 +235,11 @@ def computer_move(
         try:
             with transaction.atomic():
                 position = _record(seen, moves, [choice], after)
-                if not after.is_over and seen.is_computer(after.to_move):  # a watched game goes on by itself
-                    schedule_computer_move(position.game, after=WATCH_PACE)
+                if not after.is_over and seen.is_computer(after.to_move):
+                    # a watched game goes on by itself, at a pace people can follow; a computer that moves again
+                    # (a Swap2 opening's stones) at once
+                    watched = seen.is_computer("X") and seen.is_computer("O")
+                    schedule_computer_move(position.game, after=WATCH_PACE if watched else None)
                 return position
         except _Stale:
             # A quick strategy thinks again on the new position; a slow one's thinking is spent.
@@ -247,19 +264,61 @@ def play_computer_turn(*, game_id: int, version: int) -> str:
     return "played"
 
 
+@task(queue_name=COMPUTER_QUEUE)
+def computer_turn(game_id: int, version: int, player_id: int | None = None) -> str:
+    """The computer to move in game ``game_id`` plays, if the game is still at ``version``; what happened, in a
+    word (the admin shows it): played, stale, finished, gone. ``player_id``: whose game it is (the admin's list
+    by player; the queue's order comes from ``computer.fair_priority``)."""
+    return play_computer_turn(game_id=game_id, version=version)
+
+
+def schedule_computer_move(game: Game, *, after: timedelta | None = None) -> None:
+    """The computer to move in ``game`` will play in a worker: its task is enqueued in the caller's transaction
+    (so it exists exactly when the change that made it the computer's turn is stored), for the game's version
+    now, and its id kept on the game (``Game.computer_task``). A takeback, a resignation or another move in
+    between leave that version behind: the task then does nothing. ``after``: not before then (a watched game's
+    pace). The task waits its player's turn (``computer.fair_priority``): one player's many games do not queue
+    everyone else's moves behind theirs."""
+    turn = computer_turn.using(priority=fair_priority(game))
+    if after:
+        turn = turn.using(run_after=timezone.now() + after)
+    result = turn.enqueue(game_id=game.pk, version=game.version, player_id=game_owner_id(game))
+    game.computer_task = str(result.id)
+    Game.objects.filter(pk=game.pk).update(computer_task=game.computer_task)
+
+
+#: a game waiting this long for its computer without a live task is given one (the sweep)
+SWEEP_GRACE = timedelta(seconds=float(os.environ.get("TASK_SWEEP_GRACE", "5")))
+#: games the sweep looks at per round, oldest first
+SWEEP_BATCH = 200
+
+
+def sweep_computer_turns(*, now: datetime | None = None) -> int:
+    """Make sure every game waiting for a computer has a live task: one lost with a worker killed mid-thought
+    (running for longer than ``LOST_AFTER``), or between a commit and a crash, is replaced. Every worker runs
+    this now and then; duplicates are harmless (each task checks the game's version, and moves are stored by
+    compare-and-set). Returns the tasks enqueued."""
+    now = now or timezone.now()
+    enqueued = 0
+    for game in games_waiting_for_computer(changed_before=now - SWEEP_GRACE)[:SWEEP_BATCH]:
+        if not game.is_computer(game.to_move) or pending(game.computer_task, game_id=game.pk):
+            continue  # (a Swap2 game waiting for its player is listed too)
+        with transaction.atomic():
+            schedule_computer_move(game)
+        enqueued += 1
+    return enqueued
+
+
 def ask_computer(*, game: Game | int, player=None, missing_if_hidden: bool = False) -> Position:
     """Someone asks the computer to move now (a page or an API client that saw a computer to move): a quick one
     plays in this request; a slow one is left to the workers, with a task enqueued if none is waiting for it.
     Returns the game as it stands. NotComputerTurn, GameFinished and the like as ``computer_move``."""
-    seen = visible_game(game, player, missing_if_hidden=missing_if_hidden)
+    seen = game_for_viewer(game, player, visible_only=missing_if_hidden)
     _check_computer_turn(seen, player)
     variant = game_variant(seen)
     if answers_at_once(seat_strategy(seen, seen.to_move, variant), variant):
         return computer_move(game=seen.pk, player=player, missing_if_hidden=missing_if_hidden)
-    if not DBTaskResult.objects.filter(
-        task_path=tasks.computer_turn.module_path, status__in=("READY", "RUNNING"),
-        args_kwargs__kwargs__game_id=seen.pk, args_kwargs__kwargs__version=seen.version,
-    ).exists():
+    if not pending(seen.computer_task, game_id=seen.pk, version=seen.version):
         with transaction.atomic():
             schedule_computer_move(seen)
     moves = current_moves(seen)

@@ -17,10 +17,11 @@ from ..models import Game, Opponent
 from ..positions import (
     game_variant,
 )
-from .clocks import start_clock
-from .common import check_playable, lock_game
+from ..selectors import game_for_viewer
+from .common import check_playable
 from .endings import end_game
 from .ratings import note_ratings
+from .timekeeping import start_clock
 
 
 def _check_draw(locked: Game, player) -> None:
@@ -38,7 +39,7 @@ def draw_offer(*, game: Game, player) -> Game:
     no-op. After a declined offer, neither player offers again before the next move.
     """
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_draw(locked, player)
         offered_by = locked.draw_offered_by_id
         if offered_by is not None and offered_by != player.pk:
@@ -57,7 +58,7 @@ def draw_offer(*, game: Game, player) -> Game:
 def draw_accept(*, game: Game, player) -> Game:
     """The opponent of the player who offered a draw agrees: the game ends drawn ("Draw (agreed)")."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_draw(locked, player)
         if locked.draw_offered_by_id is None:
             raise DrawRefused("no draw has been offered")
@@ -70,7 +71,7 @@ def draw_decline(*, game: Game, player) -> Game:
     """Decline the opponent's draw offer, or withdraw your own; the game goes on. A declined offer is not made
     again before the next move; a withdrawn one declined nothing, so either player may offer again."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_draw(locked, player)
         if locked.draw_offered_by_id is None:
             raise DrawRefused("no draw has been offered")
@@ -90,6 +91,8 @@ def _check_rematch(locked: Game, player) -> None:
         raise RematchRefused("a rematch is for games between two players; start a new game instead")
     if not locked.is_finished:
         raise RematchRefused("the game is not over yet")
+    if locked.arena_id is not None:
+        raise RematchRefused("an arena game has no rematch: the arena pairs you again")
     if Game.objects.filter(rematch_of=locked).exists():
         raise RematchRefused("the rematch has already been agreed")
 
@@ -133,7 +136,7 @@ def rematch_offer(*, game: Game, player) -> Game | None:
     offer, only the player who declined may offer (a new offer of theirs): the other is not let to insist.
     """
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_rematch(locked, player)
         offered_by = locked.rematch_offered_by_id
         if locked.rematch_declined:
@@ -150,7 +153,7 @@ def rematch_offer(*, game: Game, player) -> Game | None:
 def rematch_accept(*, game: Game, player) -> Game:
     """The opponent of the player who offered a rematch agrees: the new game (sides swapped)."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_rematch(locked, player)
         if locked.rematch_offered_by_id is None:
             raise RematchRefused("no rematch has been offered")
@@ -164,7 +167,7 @@ def rematch_accept(*, game: Game, player) -> Game:
 def rematch_decline(*, game: Game, player) -> Game:
     """Decline the opponent's rematch offer (the offerer's page says so), or withdraw your own."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked = game_for_viewer(game, None, visible_only=False, for_update=True)
         _check_rematch(locked, player)
         if locked.rematch_offered_by_id is None:
             raise RematchRefused("no rematch has been offered")

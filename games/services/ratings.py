@@ -1,7 +1,8 @@
-"""Ratings: noted when a game between two players starts, moved when it ends.
+"""Ratings: noted when a game between two players starts, moved when it ends; the one writer of the rules in
+``games.rating`` (its docstring maps the home).
 
-One rating per pool (``games.pools.pool_for_game``: the board and the speed), Glicko-2 (``games.glicko2``), each
-game its own rating period as lichess rates.
+One rating per pool (``games.rating.pools.pool_for_game``: the board and the speed), Glicko-2
+(``games.rating.glicko2``), each game its own rating period as lichess rates.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from ..glicko2 import Glicko
-from ..glicko2 import rate_game as glicko_rate_game
 from ..models import Game, Rating
-from ..pools import Pool, pool_for_game
-from ..rating import INITIAL_DEVIATION, INITIAL_RATING, MIN_RATED_PLY, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ..rating import MIN_RATED_PLY, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ..rating.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, Glicko
+from ..rating.glicko2 import rate_game as glicko_rate_game
+from ..rating.pools import Pool, pool_for_game
 
 RATED_FIELDS = [
     "pool",
@@ -43,7 +44,8 @@ def rate_game(locked: Game) -> list[str]:
     """
     if not locked.is_two_players or locked.unrated_reason == "casual":  # casual: asked for unrated (quick pairing)
         return []
-    if locked.ply < MIN_RATED_PLY:  # said on the page, so that nobody looks for the points
+    # said on the page, so that nobody looks for the points (a Swap2 game: each side has moved after 4 moves)
+    if locked.ply < max(MIN_RATED_PLY, locked.first_moves):
         locked.unrated_reason = "too_short"
         return ["unrated_reason"]
     pool = locked.pool = pool_for_game(locked)

@@ -16,8 +16,9 @@ from ..engine import PositionError, RecordError, parse_position, position_string
 from ..errors import Busy, InvalidGameSettings, InvalidRecord
 from ..models import Game, ImportAttempt, Move, Opponent
 from .assists import analyse_when_over
-from .computer import schedule_computer_move, slow_computer_to_move
+from .computer import slow_computer_to_move
 from .create import computer_level, computer_opening, game_create
+from .moves import schedule_computer_move
 
 #: the largest record accepted for import, in bytes of UTF-8 (a 19 x 19 game full to the last cell is ~2 KB)
 MAX_IMPORT_BYTES = 256 * 1024
@@ -150,7 +151,7 @@ def game_import(*, player, text: str | bytes) -> Game:
         game.save()
         if record.moves:
             Move.objects.bulk_create([
-                Move(game=game, ply=ply, move=move, side="X" if ply % 2 == 1 else "O")
+                Move(game=game, ply=ply, move=move, side=game.mover(ply))  # (a Swap2 game: by its opening)
                 for ply, move in enumerate(record.moves, start=1)
             ])
         analyse_when_over(game)  # a 4 x 4 game's analysis is a worker's: ready when its replay opens

@@ -1,5 +1,5 @@
 """Quick pairing: a player seeks a game (variant and board, time control, rated or casual) and is paired with the
-waiting player closest in rating, within a window that widens with time waited (``games.pairing``, the rule).
+waiting player closest in rating, within a window that widens with time waited (``games.rating.matchmaking``, the rule).
 
 - ``seek_create`` replaces the player's seek (one each) and at once looks for a partner; ``seek_ping`` (the
   seeker's page asks every couple of seconds, an API client likewise) notes the seeker is still there and looks
@@ -25,15 +25,16 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import get_variant, shown
+from ..engine.clock import InvalidTimeControl, TimeControl
 from ..errors import InvalidGameSettings, NotYourSeek, OwnSeek, SeekNotFound, SeekTaken
 from ..live import seeks_changed
 from ..models import Game, Opponent, Rating, Seek
-from ..pairing import SEEK_TTL, Waiting, pick_opponent
-from ..pools import pool_key
-from ..rating import INITIAL_RATING
+from ..rating.glicko2 import INITIAL_RATING
+from ..rating.matchmaking import SEEK_TTL, Waiting, pick_opponent
+from ..rating.pools import pool_key
 from ..selectors import fresh_seeks
+from .bots import check_person
 from .challenges import challenge_accept
 from .create import game_create
 
@@ -98,6 +99,7 @@ def seek_create(
 ) -> Seek:
     """``player`` seeks a game; their earlier seek, if any, is replaced. Paired at once if someone compatible is
     waiting within the window (``seek.game`` is then the new game). InvalidSeek for bad terms: nothing stored."""
+    check_person(player, "seek a game in quick pairing")  # people seek people; bots are challenged by name
     terms = _check(variant=variant, options=options, clock=clock, rated=rated)
     now = now or timezone.now()
     with transaction.atomic():
@@ -146,6 +148,7 @@ def seek_cancel(*, seek_id: int, player) -> None:
 def seek_accept(*, seek_id: int, player, now: datetime | None = None) -> Game:
     """``player`` plays another player's seek from the lobby at once, on its terms; ``player``'s own seek, if
     any, is withdrawn. OwnSeek for one's own, SeekTaken if someone was first, SeekNotFound once it is gone."""
+    check_person(player, "play a seek in quick pairing")
     now = now or timezone.now()
     with transaction.atomic():
         seek = Seek.objects.select_for_update(of=("self",)).select_related("player").filter(pk=seek_id).first()

@@ -7,14 +7,14 @@ from typing import Any
 
 from django import forms
 
-from ..clocks import InvalidTimeControl, TimeControl
 from ..engine import STRATEGIES, VARIANTS
+from ..engine.clock import InvalidTimeControl, TimeControl
 from ..engine.levels import LADDER
 from ..models import Opponent
 from ..selectors import RESULT_FILTERS
 
 #: which option fields belong to which variant (the form shows only the chosen variant's)
-OPTION_FIELDS = ("size", "rows", "cols", "k", "closed_boards", "random_start")
+OPTION_FIELDS = ("size", "rows", "cols", "k", "opening", "closed_boards", "random_start")
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -88,6 +88,11 @@ class NewGameForm(forms.Form):
         required=False, min_value=3, max_value=19, initial=5, label="In a row to win (k)",
         help_text="3 up to the longer side",
     )
+    opening = forms.ChoiceField(
+        choices=[("freestyle", "Freestyle"), ("swap2", "Swap2")], required=False, initial="freestyle",
+        label="Opening", help_text="Swap2 (five in a row on at least 15 x 15): X places three stones, O chooses a "
+        "side or places two more and hands the choice back",
+    )
     closed_boards = forms.BooleanField(required=False, label="Won boards are closed")
     random_start = forms.BooleanField(required=False, label="First board drawn at random")
     opponent = forms.ChoiceField(choices=Opponent.choices, initial=Opponent.MEDIUM, widget=forms.RadioSelect)
@@ -155,7 +160,7 @@ class NewGameForm(forms.Form):
             if kind is bool:
                 options[name] = bool(value)
             else:
-                options[name] = default if value is None else value
+                options[name] = default if value in (None, "") else value
         try:
             cls(**options)
         except ValueError as err:
@@ -223,6 +228,7 @@ class SeekForm(forms.Form):
     rows = NewGameForm.base_fields["rows"]
     cols = NewGameForm.base_fields["cols"]
     k = NewGameForm.base_fields["k"]
+    opening = NewGameForm.base_fields["opening"]
     closed_boards = NewGameForm.base_fields["closed_boards"]
     random_start = NewGameForm.base_fields["random_start"]
     clock = forms.ChoiceField(choices=SEEK_CLOCK_CHOICES, initial="none", label="Clock")
@@ -239,7 +245,8 @@ class SeekForm(forms.Form):
                 if name not in cls.option_spec:
                     self._errors.pop(name, None)
             data["options"] = {
-                name: bool(data.get(name)) if kind is bool else (default if data.get(name) is None else data[name])
+                name: bool(data.get(name)) if kind is bool
+                else (default if data.get(name) in (None, "") else data[name])
                 for name, (kind, default, _low, _high) in cls.option_spec.items()
             }
         data["rated"] = data.get("rated") != "casual"

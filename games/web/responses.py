@@ -2,7 +2,7 @@
 
 An htmx request gets the partial it swaps (``games/game.html#play``); a plain request gets the full page or a
 redirect, so that everything works without JavaScript. A refused request answers with the status of
-``games.http_errors`` and the message: for htmx it is retargeted into the page's ``#game-error`` element,
+``games.edge.http_errors`` and the message: for htmx it is retargeted into the page's ``#game-error`` element,
 without htmx the whole page is shown with the message.
 """
 
@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect, push_url, reswap, retarget, trigger_client_event
 
+from ..edge.http_errors import http_error
 from ..errors import ChallengeGone, GameError, GameNotFound, InvalidMove
-from ..http_errors import http_error
 from ..models import Game
 from ..positions import Position, fresh_position, game_position
 from ..pov import game_view
 from ..selectors import game_for_viewer
 from ..services import settled
+from ..services.bots import check_person
 from .presenters.play import play_context
 
 Action = Callable[..., Game]
@@ -140,3 +142,22 @@ def game_action(
     except GameError as err:
         return refused(request, game, err)
     return then(request, game)
+
+
+def people_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page's action (a POST) that only people take: a bot account is refused with 403 ``bot_refused`` (bots play
+    through the bot API, docs/bots.md); reading the pages stays open to it."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                check_person(request.user, "play through the web pages")
+            except GameError as err:
+                if request.htmx:
+                    response = render(request, "games/game.html#error", {"error": message(err)}, status=403)
+                    return reswap(retarget(response, "#game-error"), "innerHTML")
+                return render(request, "403.html", {"message": message(err)}, status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapped

@@ -1,8 +1,8 @@
 // Getting a player's attention (base.html loads it for signed-in players; no inline script, all data-* driven):
 // - Sounds (static/sounds/*.wav, made by scripts/make_sounds.py): "move" when a game's #play shows more moves
 //   than before (the player's own or the opponent's), "end" when it turns finished, "challenge" when the
-//   navigation's count of challenges for you, or the lobby's list of challenges, grows. Only after a swap, never on
-//   a page load. <body data-sound="on|off"> is the player's setting (Player.sound); each sound played bumps
+//   navigation's count of challenges for you, or the lobby's list of challenges, grows; "lowtime" when the
+//   player's own clock runs low (clock.js says "clock-low"). Only after a change, never on a page load. <body data-sound="on|off"> is the player's setting (Player.sound); each sound played bumps
 //   <body data-sound-count> and sets data-last-sound, so a test can tell that one was played.
 // - The mute toggle ([data-sound-form], templates/players/_sound_toggle.html) posts the setting without leaving
 //   the page, so it follows the player to every browser; without JavaScript the form posts and comes back.
@@ -50,6 +50,11 @@
   }
 
   let before = snapshot();
+
+  // the viewer's own clock ran into its low time (clock.js)
+  body.addEventListener("clock-low", function () {
+    play("lowtime");
+  });
 
   document.addEventListener("htmx:afterSettle", function () {
     const now = snapshot();

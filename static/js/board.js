@@ -8,7 +8,10 @@
  *   to the same place on the board (the nearest playable cell; the status line once none is left)
  *   instead of falling back to the top of the page; after Hint, to the suggested cell. Mouse and touch
  *   users are left alone. A click that no pointer made (a screen reader's browse mode, voice or switch
- *   control: its event.detail is 0) counts as the keyboard. */
+ *   control: its event.detail is 0) counts as the keyboard.
+ * - the player's "Confirm moves" preference (<body data-confirm-moves>): "touch" (the default) takes two taps on
+ *   small cells on a touch screen only, "always" two clicks, taps or Enters for every move, "never" one;
+ * - the move list keeps its newest move in view (its own box scrolls, never the page). */
 (function () {
   "use strict";
   var keyboard = false;
@@ -30,12 +33,18 @@
   }, true);
 
   // A finger on cells smaller than a fingertip (a 15 x 15 board on a phone): the first tap marks the cell,
-  // a second tap on it plays, so that a near miss costs nothing. Mouse, pen and keyboard play at once.
+  // a second tap on it plays, so that a near miss costs nothing. Mouse, pen and keyboard play at once, unless the
+  // player asked for every move to be confirmed (or for none). A premove (premove.js) is never asked twice.
   var FINGERTIP = 32;  // CSS pixels
+  function needsConfirming(button) {
+    var wanted = document.body.dataset.confirmMoves || "touch";
+    if (wanted === "never" || button.hasAttribute("data-premoved")) return false;
+    if (wanted === "always") return true;
+    return pointer === "touch" && button.getBoundingClientRect().width < FINGERTIP;
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#board button[data-move]");
-    if (!button || pointer !== "touch" || button.classList.contains("armed")) return;
-    if (button.getBoundingClientRect().width >= FINGERTIP) return;
+    if (!button || button.classList.contains("armed") || !needsConfirming(button)) return;
     event.preventDefault();  // no submit: the form's htmx request waits for the second tap
     document.querySelectorAll("#board button.armed").forEach(function (other) {
       other.classList.remove("armed");
@@ -54,7 +63,8 @@
         said.className = "hint-note";
         note.replaceChildren(said);
       }
-      said.textContent = "Tap " + name + " again to play it.";
+      var again = pointer === "touch" ? "Tap " + name + " again" : pointer === "keyboard" ? "Press Enter on " + name + " again" : "Click " + name + " again";
+      said.textContent = again + " to play it.";
     }
   }, true);
 
@@ -110,7 +120,11 @@
       rove(button);
     }
   });
-  document.addEventListener("htmx:load", function () { rove(null); });
+  function showNewest() {
+    document.querySelectorAll("#play .moves-scroll").forEach(function (box) { box.scrollTop = box.scrollHeight; });
+  }
+  document.addEventListener("htmx:load", function () { rove(null); showNewest(); });
+  document.addEventListener("DOMContentLoaded", showNewest);
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { rove(null); });
   } else {

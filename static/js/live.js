@@ -1,7 +1,8 @@
 // Server push for the open page (games/web/views/live.py): one EventSource per page, opened on
 // <body data-live-url="...">. A notice only says what changed ("game 12", "the lobby", "your badges");
 // the elements that show it listen for it and ask for their fragment as before:
-//   live-game (detail: the game's id), live-lobby, live-me   (hx-trigger="live-game from:body")
+//   live-game (detail: the game's id), live-lobby, live-me, live-arena (detail: the arena's id)
+//                                                            (hx-trigger="live-game from:body")
 //   live-open: everything asks once: the server said it could not replay what the page missed
 //              (event "reload"), or the tab came back into view.
 // Each notice carries the log's position (its SSE id); a page (re)connecting sends the last one it saw
@@ -130,6 +131,10 @@
     source.addEventListener("me", function (event) {
       heard(event);
       fire("live-me");
+    });
+    source.addEventListener("arena", function (event) {
+      heard(event);
+      fire("live-arena", event.data);
     });
     source.addEventListener("error", function () {
       // EventSource reconnects by itself (the server said how soon); meanwhile the polls run again.

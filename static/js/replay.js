@@ -58,7 +58,7 @@
 (function () {
   "use strict";
   function showCurrentRow() {
-    var row = document.querySelector("#replay .move-list tr.current");
+    var row = document.querySelector("#replay .move-list .current");
     var box = row && row.closest(".moves-scroll");
     if (!box) return;
     var head = box.querySelector("thead");

@@ -42,6 +42,20 @@
       event.detail.shouldSwap = false;
     }
   });
+  // An answer whose asking element an earlier answer has replaced (a live poll crossing a move's answer) has
+  // nowhere to go: its target is gone with it, and its out-of-band parts (#players, #announce) would be looked
+  // for in the detached part (htmx:oobErrorNoTarget). It is dropped: the answer that replaced it is as new.
+  // (htmx fires beforeOnLoad on the asking element itself, so the listener goes there, not on the document.)
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var elt = event.detail.elt;
+    var xhr = event.detail.xhr;
+    function dropIfGone(loaded) {
+      if (loaded.detail.xhr !== xhr) return;
+      elt.removeEventListener("htmx:beforeOnLoad", dropIfGone);
+      if (!elt.isConnected) loaded.preventDefault();
+    }
+    elt.addEventListener("htmx:beforeOnLoad", dropIfGone);
+  });
   // htmx gives the keyboard focus back to the control with the same id after a swap (a replay step, the lobby's
   // lists refreshing: their controls carry ids). When that control is gone (Older on the last page of My
   // games), the focus would drop to the top of the page: it goes to the swapped part instead. The game's board

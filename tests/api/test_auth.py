@@ -27,7 +27,7 @@ def test_anonymous_gets_401_json(client, method, url):
 def test_session_auth(player_client, player):
     response = player_client.get("/api/me")
     assert response.status_code == 200
-    assert response.json() == {"id": player.pk, "username": "alice", "ratings": {}}
+    assert response.json() == {"id": player.pk, "username": "alice", "bot": False, "ratings": {}}
 
 
 def test_token_auth_marks_the_token_used(token_client, player, token):

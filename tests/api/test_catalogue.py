@@ -13,8 +13,11 @@ def test_variants_are_public_with_options_limits_and_strategies(client):
     variants = {v["key"]: v for v in response.json()}
     assert list(variants) == ["classic", "four", "nxn", "mnk", "ultimate", "multi"]
     size = variants["nxn"]["options"][0]
-    assert size == {"name": "size", "type": "integer", "default": 5, "minimum": 3, "maximum": 10}
-    assert {o["name"] for o in variants["mnk"]["options"]} == {"rows", "cols", "k"}
+    assert size == {"name": "size", "type": "integer", "default": 5, "minimum": 3, "maximum": 10, "choices": None}
+    assert {o["name"] for o in variants["mnk"]["options"]} == {"rows", "cols", "k", "opening"}
+    opening = variants["mnk"]["options"][3]
+    assert opening == {"name": "opening", "type": "string", "default": "freestyle", "choices": ["freestyle", "swap2"],
+                       "minimum": None, "maximum": None}
     assert variants["ultimate"]["options"][0]["type"] == "boolean" and variants["ultimate"]["nested"]
     assert variants["ultimate"]["default_cells"] == 81
     assert "ring" in variants["classic"]["strategies"] and "ring" not in variants["four"]["strategies"]

@@ -9,7 +9,7 @@ import pytest
 
 from games import errors
 from games.api.errors import BUSY, ERRORS
-from games.http_errors import TABLE, http_error
+from games.edge.http_errors import TABLE, http_error
 from games.models import Game, Move
 
 from .helpers import assert_error, post
@@ -32,7 +32,7 @@ def refusal(error: type[errors.GameError]) -> errors.GameError:
 
 @pytest.mark.parametrize("error", DOMAIN_ERRORS, ids=lambda cls: cls.__name__)
 def test_every_domain_error_has_its_entry_a_4xx_and_a_snake_case_code(error):
-    assert error in TABLE, f"{error.__name__} needs its line in games.http_errors.TABLE"
+    assert error in TABLE, f"{error.__name__} needs its line in games.edge.http_errors.TABLE"
     status, code = http_error(refusal(error))
     assert 400 <= status < 500 and status in {**ERRORS, **BUSY}  # documented on the operations
     assert re.fullmatch(r"[a-z]+(_[a-z]+)*", code)

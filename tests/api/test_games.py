@@ -26,7 +26,7 @@ def test_create_against_a_computer(token_client, player):
     assert body["cells"] == [None] * 9 and body["moves"] == [] and body["result"] is None
     assert body["board_winners"] is None and body["active_boards"] is None
     assert body["seats"][1] == {
-        "side": "O", "kind": "computer", "username": None, "level": None, "strategy": "random",
+        "side": "O", "kind": "computer", "username": None, "bot": False, "level": None, "strategy": "random",
         "label": "Computer (random)",
     }
     assert body["url"] == f"/games/{game.pk}/"

@@ -243,5 +243,6 @@ def test_the_page_and_the_api_name_every_move_alike(player_client, make_game, pl
         move_play(game=game, player=player, move=move)
     api = [(m["ply"], m["name"]) for m in player_client.get(f"/api/games/{game.pk}").json()["moves"]]
     page = player_client.get(f"/games/{game.pk}/").content.decode()
-    listed = [(int(ply), name) for ply, name in re.findall(r'data-ply="(\d+)".*?class="move-name">([a-z]+\d+)', page)]
+    moves_shown = re.findall(r'<td class="move-name" data-ply="(\d+)">([a-z]+\d+)</td>', page)  # "1. b2 a1" pairs
+    listed = [(int(ply), name) for ply, name in moves_shown]
     assert listed == api and len(api) == len(moves)

@@ -7,9 +7,9 @@ from datetime import timedelta
 from django.test import Client
 from django.urls import reverse
 
-from games.glicko2 import Glicko
-from games.glicko2 import rate_game as glicko_rate_game
 from games.models import Game, Rating
+from games.rating.glicko2 import Glicko
+from games.rating.glicko2 import rate_game as glicko_rate_game
 from games.services import (
     challenge_accept,
     challenge_create,

@@ -42,6 +42,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: htmx's console errors of an answer that could not be put in place
+HTMX_SWAP_ERRORS = ("htmx:oobErrorNoTarget", "htmx:targetError", "htmx:swapError", "htmx:onLoadError")
+
 # Milliseconds, for clicks, page loads and expect(): a local server answers in well under a second.
 ACTION_TIMEOUT = 10_000
 
@@ -78,7 +81,7 @@ def task_worker(transactional_db) -> Iterator[subprocess.Popen[str]]:
     else:
         url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env.update(DATABASE_URL=url, DJANGO_DEBUG="1", TASK_SWEEP_GRACE="2")
+    env.update(DATABASE_URL=url, DJANGO_DEBUG="1", TASK_SWEEP_GRACE="2", DJANGO_ARENA_SCHEDULE="0")
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "worker", "--nice", "0", "--interval", "0.05", "--sweep-every", "1"],
         cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -109,6 +112,9 @@ def new_context(
         # the Content-Security-Policy refuses inline scripts, handlers and eval: any refusal is a broken page
         if message.type == "error" and "Content Security Policy" in message.text:
             problems.append(f"CSP violation on {page.url}: {message.text}")
+        # htmx's own errors of a swap gone wrong (an answer's part with no place on the page)
+        if message.type == "error" and message.text.startswith(HTMX_SWAP_ERRORS):
+            problems.append(f"htmx error on {page.url}: {message.text}")
 
     def watch_page(page: Page) -> None:
         page.on("pageerror", lambda error: problems.append(f"JavaScript error on {page.url}: {error}"))

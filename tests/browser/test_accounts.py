@@ -46,7 +46,9 @@ def test_pages_are_styled_by_our_own_stylesheet(page: Page):
 def test_log_out_and_log_back_in_to_the_page_asked_for(page: Page):
     sign_up(page, "bob")
     page.locator('form[action$="/accounts/logout/"] button, form[action$="/accounts/logout/"] [type="submit"]').click()
-    page.wait_for_load_state()
+    # the logout's own answer and the page's pushed "signed out" both lead to the login form: let both land
+    page.wait_for_url(re.compile(r"/accounts/login/"))
+    page.wait_for_load_state("networkidle")
     page.goto("/accounts/profile/")
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
 
@@ -75,24 +77,24 @@ NO_PUSH = "delete window.EventSource;"  # as on a browser or a network that keep
 def test_a_session_ended_the_open_lobby_goes_to_the_login_page_and_back(page: Page):
     page.context.add_init_script(NO_PUSH)
     sign_up(page, "dave")
-    page.goto("/games/")
+    page.goto("/")
     expect(page.locator("#lobby-live")).to_be_visible()
     page.context.clear_cookies()  # as if the session ended
 
     # The lobby's next poll (every 5 s) finds no session: the whole page goes to the login form,
     # rather than the login form being swapped into the lobby.
-    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2Fgames%2F$"), timeout=15_000)
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2F$"), timeout=15_000)
     expect(page.locator("#lobby-live")).to_have_count(0)
     page.fill('input[name="username"]', "dave")
     page.fill('input[name="password"]', PASSWORD)
     page.locator('form:has(input[name="password"]) button[type="submit"]').click()
-    expect(page).to_have_url(re.compile(r"/games/$"))
+    expect(page).to_have_url(re.compile(r"/$"))
     expect(page.locator("#lobby-live")).to_be_visible()
 
 
 def test_logging_out_in_another_tab_sends_the_open_lobby_to_the_login_page_at_once(page: Page):
     sign_up(page, "dora")
-    page.goto("/games/")
+    page.goto("/")
     expect(page.locator("#lobby-live")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("data-live", "on")  # the push is open: timed polls stand down
 
@@ -103,7 +105,7 @@ def test_logging_out_in_another_tab_sends_the_open_lobby_to_the_login_page_at_on
 
     # The logout is pushed to the player's other pages, which ask, find no session and go to the login form
     # (without the push they would wait for their safety-net poll, tens of seconds away).
-    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2Fgames%2F$"), timeout=5_000)
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=%2F$"), timeout=5_000)
 
 
 def test_forgotten_password_reset_by_email_link(page: Page):
@@ -152,7 +154,7 @@ def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
     page.locator('input[name="opponent"][value="local"]').check()
     page.locator('form:has([name="variant"]) button[type="submit"]').click()
     expect(page.locator("#board")).to_be_visible()
-    page_bg, card_bg, cell_bg = (_luminance(page, s) for s in ("html", ".play-main", "#board .cell"))
+    page_bg, card_bg, cell_bg = (_luminance(page, s) for s in ("html", ".seat-bar", "#board .cell"))
     text = page.locator("#status").evaluate("e => getComputedStyle(e).color")
     if scheme == "dark":
         assert page_bg < 0.05 and card_bg < 0.05 and cell_bg < 0.05, (page_bg, card_bg, cell_bg)
@@ -167,7 +169,7 @@ def test_pages_follow_the_systems_light_or_dark_setting(new_context, scheme):
     docs_bg = _luminance(page, "body")
     assert docs_bg < 0.05 if scheme == "dark" else docs_bg > 0.8, docs_bg
     page.locator("#api-home").click()
-    expect(page).to_have_url(re.compile(r"/games/$"))
+    expect(page).to_have_url(re.compile(r"/$"))
 
 
 LONG_NAME = "maximilian.von.der.grossen-schachbrett"  # 38 characters; usernames may have 150
@@ -189,17 +191,28 @@ def test_a_long_username_keeps_the_navigation_on_one_line(new_context, width):
     # the leaderboard's link: "Ranks" on a phone, its whole name for screen readers everywhere
     expect(page.get_by_role("link", name="Leaderboard", exact=True)).to_have_attribute("href", "/leaderboard/")
     expect(page.locator("#nav-leaderboard .nav-short" if width < 480 else "#nav-leaderboard .nav-long")).to_be_visible()
-    # and "Games" for "My games" on the narrowest phones
+    # and "Games" for "My games" on a phone, "Study" for the analysis board
     expect(page.get_by_role("link", name="My games", exact=True)).to_have_attribute("href", "/games/")
-    expect(page.locator("#nav-history .nav-tiny" if width <= 360 else "#nav-history .nav-tiny-long")).to_be_visible()
+    expect(page.locator("#nav-history .nav-tiny" if width < 480 else "#nav-history .nav-tiny-long")).to_be_visible()
+    expect(page.get_by_role("link", name="Analysis", exact=True)).to_have_attribute("href", "/analysis/")
+    expect(page.locator("#nav-analysis .nav-short" if width < 480 else "#nav-analysis .nav-long")).to_be_visible()
 
     link = page.get_by_role("link", name=LONG_NAME, exact=True)
     expect(link).to_have_attribute("href", f"/players/{LONG_NAME}/")
     expect(link).to_have_attribute("title", f"{LONG_NAME}: your profile")
-    middles = page.locator(".nav-links > li").evaluate_all(
+    middles = page.locator(".nav-links:not(.nav-account) > li").evaluate_all(
         "items => items.map(item => { const box = item.getBoundingClientRect(); return box.top + box.height / 2; })"
     )
-    assert len(middles) == 5 and max(middles) - min(middles) < 4, middles  # one row
+    assert len(middles) == 4 and max(middles) - min(middles) < 4, middles  # one row
+    account = page.locator(".nav-account > li").evaluate_all(
+        "items => items.map(item => { const box = item.getBoundingClientRect(); return box.top + box.height / 2; })"
+    )
+    brand = page.locator(".brand").evaluate("e => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2")
+    assert len(account) == 2 and max(account) - min(account) < 4, account  # the profile and Log out, side by side
+    if width < 480:  # beside the brand, above the links
+        assert abs(account[0] - brand) < 8 and account[0] < min(middles), (account, brand, middles)
+    else:  # all on one line
+        assert abs(account[0] - middles[0]) < 4, (account, middles)
     if width < 480:
         expect(page.locator("#nav-user .nav-initial")).to_have_text("M")
         expect(page.locator("#nav-user .nav-initial")).to_be_visible()

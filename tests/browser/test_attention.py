@@ -18,13 +18,15 @@ LAPTOP = {"width": 1280, "height": 800}
 
 
 def in_view_unscrolled(page: Page, selector: str) -> None:
-    """The element is wholly inside the 1280 x 800 window, the page not scrolled, and above the board."""
+    """The element is wholly inside the 1280 x 800 window, the page not scrolled, and beside the board (the game
+    page's column of seats, status and buttons), not below it."""
     assert page.evaluate("window.scrollY") == 0
     box = page.locator(selector).bounding_box()
     board = page.locator("#board").bounding_box()
     assert box is not None and board is not None
     assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"], (selector, box)
-    assert box["y"] + box["height"] <= board["y"], (selector, box, board)  # above the board, not below
+    assert box["x"] >= board["x"] + board["width"], (selector, box, board)  # beside the board, not below
+    assert box["y"] + box["height"] <= board["y"] + board["height"], (selector, box, board)
     status = page.locator("#status").bounding_box()
     assert status is not None and box["y"] - (status["y"] + status["height"]) < 80  # right by the status line
 
@@ -179,7 +181,7 @@ def test_a_challenge_sounds_in_the_lobby(classic_duel):
     from games.services import challenge_create
 
     alice, bob, game, (alice_player, _) = classic_duel
-    bob.goto("/games/")
+    bob.goto("/")
     expect(bob.locator("#open-challenges-empty")).to_be_visible()
     challenge_create(player=alice_player, variant="four", side="X")
     expect(bob.locator("body")).to_have_attribute("data-last-sound", "challenge", timeout=15_000)

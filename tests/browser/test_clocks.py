@@ -82,7 +82,7 @@ def test_both_pages_count_the_clock_down_and_a_flag_falls_on_both(new_context):
     expect(bob.locator("#clock-o.clock-low")).to_be_visible(timeout=LIVE_TIMEOUT)
     for page, words in ((alice, "X wins on time — you won"), (bob, "X wins on time — you lost")):
         expect(page.locator("#status")).to_have_text(words, timeout=LIVE_TIMEOUT)
-        expect(page.locator("#clock-o")).to_have_text("0.0")
+        expect(page.locator("#clock-o")).to_have_text("0:00.0")
         expect(page.locator("#board button[data-move]")).to_have_count(0)
     assert loads == {"alice": [], "bob": []}
     game = Game.objects.get(pk=game_id)

@@ -125,7 +125,7 @@ def test_on_a_phone_the_replay_keeps_the_step_shown_in_the_move_list(page: Page)
     def row_in_view(ply: int) -> bool:
         return page.evaluate(
             """ply => {
-                const row = document.querySelector(`#replay .move-list tr[data-ply="${ply}"]`);
+                const row = document.querySelector(`#replay .move-list td[data-ply="${ply}"]`);
                 const box = row.closest(".moves-scroll").getBoundingClientRect();
                 const head = document.querySelector("#replay .move-list thead").getBoundingClientRect();
                 const r = row.getBoundingClientRect();
@@ -136,6 +136,7 @@ def test_on_a_phone_the_replay_keeps_the_step_shown_in_the_move_list(page: Page)
 
     page.goto(f"/games/{game.pk}/replay/?ply=1")
     expect(page.locator("#replay")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#replay-keys")).to_be_hidden()  # no keyboard to speak of on a phone
     assert page.evaluate("document.querySelector('#replay .moves-scroll').scrollHeight > "
                          "document.querySelector('#replay .moves-scroll').clientHeight"), "the list must scroll"
     assert row_in_view(1)

@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.glicko2 import Glicko, rate_game
 from games.models import Game
+from games.rating.glicko2 import Glicko, rate_game
 from games.services import challenge_accept, challenge_create, game_create, game_resign, move_play
 from players.models import Player
 from tests.browser import PASSWORD, log_in
@@ -134,21 +134,23 @@ def test_the_copy_buttons_put_the_challenge_link_and_a_new_token_on_the_clipboar
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
-def test_vs_goes_to_the_next_line_with_the_o_seat(new_context):
-    """A players line too long for a phone breaks before "vs", never after it."""
+def test_a_long_name_breaks_inside_its_seat_and_leaves_the_clock_beside_it(new_context):
+    """On a phone a 32-letter name breaks within its seat beside the board; the clock keeps its place at the
+    seat's right end, whole."""
     alice = Player.objects.create_user("alice", password=PASSWORD)
     Player.objects.create_user(UNBREAKABLE, password=PASSWORD)
-    game = challenge_accept(game=challenge_create(player=alice, variant="classic", side="X"),
+    game = challenge_accept(game=challenge_create(player=alice, variant="classic", side="X", clock="3+2"),
                             player=Player.objects.get(username=UNBREAKABLE))
     page = new_context(viewport={"width": 390, "height": 800}).new_page()
     log_in(page, "alice")
     page.goto(f"/games/{game.pk}/")
-    seat_x, vs, seat_o = boxes = page.evaluate(
-        "() => ['.seat-x', '.vs', '.seat-o'].map(s => { const box = document.querySelector('#players ' + s)"
-        ".getBoundingClientRect(); return {top: box.top, bottom: box.bottom, left: box.left}; })"
+    seat, name, clock = page.evaluate(
+        "() => ['#seat-o', '#seat-o .seat-name', '#clock-o'].map(s => { const box = document.querySelector(s)"
+        ".getBoundingClientRect(); return {top: box.top, bottom: box.bottom, left: box.left, right: box.right}; })"
     )
-    assert seat_o["top"] >= seat_x["bottom"], boxes  # the line did break ...
-    assert vs["top"] >= seat_x["bottom"] and vs["left"] < seat_o["left"], boxes  # ... before "vs"
+    assert seat["right"] <= 390 and clock["right"] <= seat["right"] and clock["left"] >= name["right"] - 1
+    assert seat["top"] <= clock["top"] and clock["bottom"] <= seat["bottom"]
+    expect(page.locator("#clock-o")).to_have_text("3:00")
 
 
 def test_phone_history_cards_say_as_and_vs_only_for_a_seat_against_an_opponent(new_context):

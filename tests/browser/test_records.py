@@ -67,3 +67,31 @@ def test_download_import_and_the_analysis_board(page: Page):
     page.locator("#best-button").click()
     expect(page.locator("#best-move")).to_contain_text("Best move for O")
     expect(page.locator("#best-move")).to_contain_text("With best play")
+    # ... and ringed on the board
+    best = page.locator("#best-move").get_attribute("data-move")
+    expect(page.locator("#board .best")).to_have_attribute("data-cell", best)
+    # the board picker: an empty board of another kind
+    page.locator('#analysis-boards a[data-board="mnk-15-15-5"]').click()
+    expect(page.locator("#analysis-variant")).to_have_text("15 x 15, 5 in a row")
+    expect(page.locator('#analysis-boards a[aria-current="page"]')).to_have_text("Gomoku 15 x 15")
+    expect(page.locator("#board button[data-move]")).to_have_count(225)
+
+
+PASTED = '[Variant "classic"]\n[X "ann"]\n[O "bea"]\n[Result "1-0"]\n\n1. b2 a3 2. b1 c3 3. b3 1-0\n'
+
+
+def test_a_pasted_record_imports_in_chromium(page: Page, expected_http_errors):
+    """Chromium sends the text area and the empty file input under the same name: the pasted text counts, and a
+    bad one comes back in the text area with what was wrong."""
+    expected_http_errors.add((400, "POST", "/games/import/"))
+    sign_up(page, "rita")
+    page.goto("/games/import/")
+    page.locator("#record-text").fill(PASTED.replace("b1 c3", "b1 b1"))
+    page.locator("#import-submit").click()
+    expect(page.locator("#import-error")).to_contain_text("b1 is already taken")
+    expect(page.locator("#record-text")).to_have_value(PASTED.replace("b1 c3", "b1 b1"))
+    page.locator("#record-text").fill(PASTED)
+    page.locator("#import-submit").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/replay/$"))
+    expect(page.locator(".players")).to_contain_text("ann")
+    assert Game.objects.get(imported=True).x_name == "ann"

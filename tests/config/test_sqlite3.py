@@ -17,7 +17,7 @@ SCRIPT = """
 import random
 from django.db import connection
 from games.models import Game
-from games.selectors import _waiting_sql, live_games
+from games.selectors import live_games, waiting_query
 from players.models import Player
 
 players = Player.objects.bulk_create([Player(username=f"p{i}", password="!") for i in range(200)])
@@ -34,8 +34,8 @@ me = players[7]
 from config.sqlite import refresh_statistics
 refresh_statistics()
 with connection.cursor() as cursor:
-    sql = _waiting_sql("default") % ("'active'", me.pk, me.pk, "'open'", me.pk)
-    cursor.execute("EXPLAIN QUERY PLAN " + sql)
+    sql, params = waiting_query(me).query.sql_with_params()
+    cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
     print("\\n".join(row[-1] for row in cursor.fetchall()))
     sql, params = live_games(me).query.sql_with_params()
     cursor.execute("EXPLAIN QUERY PLAN " + sql, params)

@@ -58,16 +58,17 @@ def test_random_plies_stay_near_the_centre_and_zero_is_the_empty_board() -> None
     assert opening_state(get_variant("ultimate"), "2", 3).ply == 2
 
 
-def test_pro_is_the_default_on_gomoku_boards_only() -> None:
-    assert default_opening(GOMOKU) == "pro"
+def test_swap2_is_the_default_where_it_fits_and_pro_on_the_other_gomoku_boards() -> None:
+    assert default_opening(GOMOKU) == "swap2"  # (issue 33: the ladder's gomoku matches start from Swap2 openings)
     assert default_opening(get_variant("mnk", rows=7, cols=9, k=5)) == "pro"
+    assert default_opening(get_variant("mnk", rows=15, cols=15, k=6)) == "pro"
     for key, options in [("classic", {}), ("four", {}), ("nxn", {"size": 7}), ("ultimate", {}), ("multi", {})]:
         assert default_opening(get_variant(key, **options)) == "0"
 
 
 def test_bad_openings_are_refused() -> None:
-    assert check_opening("pro") == "pro" and check_opening("2") == "2"
-    for bad in ("", "-1", "swap2", "Pro", "1.5"):
+    assert check_opening("pro") == "pro" and check_opening("2") == "2" and check_opening("swap2") == "swap2"
+    for bad in ("", "-1", "Swap2", "Pro", "1.5"):
         with pytest.raises(argparse.ArgumentTypeError):
             check_opening(bad)
 
@@ -76,6 +77,16 @@ def test_the_ladder_prints_its_opening(capsys: pytest.CaptureFixture[str]) -> No
     main(["--variant", "mnk", "--option", "rows=15", "--option", "cols=15", "--option", "k=5",
           "--levels", "1,2", "--games", "2"])
     head = capsys.readouterr().out.splitlines()[0]
-    assert "pro openings" in head
+    assert "Swap2 openings" in head
+    main(["--variant", "mnk", "--levels", "1,2", "--games", "2", "--opening", "pro"])
+    assert "pro openings" in capsys.readouterr().out.splitlines()[0]
     main(["--variant", "classic", "--levels", "1,2", "--games", "2"])
     assert "opening" not in capsys.readouterr().out.splitlines()[0]
+
+
+def test_the_mirror_prints_the_first_players_score(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each level against itself, with Swap2 openings made by the players: X (the opener) and its score."""
+    main(["--variant", "mnk", "--levels", "1", "--mirror", "--games", "2"])
+    out = capsys.readouterr().out
+    assert out.startswith("Mirror on 15 x 15, 5 in a row") and "Swap2 openings" in out.splitlines()[0]
+    assert "2 games in" in out and "X scored" in out

@@ -503,3 +503,17 @@ def test_the_examples_of_docs_records_md_hold() -> None:
     for word in words:
         assert position_string(parse_position(word)) == word
     assert len(finals & set(words)) == 3  # the ends of the classic, ultimate and multi examples are shown
+
+
+def test_a_game_from_a_position_is_written_from_there_with_its_position_tag() -> None:
+    from games.engine import position_string
+
+    start = get_variant("classic").new_game().play(4)  # X took b2: O to move
+    text = write_record(start.variant, [0, 8], tags={"X": "alice"}, start=start)
+    assert f'[Position "{position_string(start)}"]' in text
+    names = [start.variant.cell_name(move) for move in (0, 8)]
+    assert text.rstrip().endswith(f"1... {names[0]} 2. {names[1]} *")  # numbered from 1 there, O first
+    with pytest.raises(RecordError, match="Position"):
+        write_record(start.variant, [0], tags={"Position": position_string(start.variant.new_game())}, start=start)
+    with pytest.raises(RecordError, match="move 1"):
+        write_record(start.variant, [4], start=start)  # b2 is taken there

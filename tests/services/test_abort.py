@@ -1,4 +1,4 @@
-"""Aborting (games.services.clocks): a game between people ends without a result and rates nobody while a side has
+"""Aborting (games.services.timekeeping): a game between people ends without a result and rates nobody while a side has
 not made its first move, by either player, or by itself after a grace period when it has a clock; games against the
 computer left for a day are aborted by the sweep and leave My games."""
 
@@ -21,8 +21,8 @@ from games.services import (
     sweep_clocks,
     sweep_idle_games,
 )
-from games.services.clocks import ABORT_GRACE, IDLE_COMPUTER_GAME
-from tests.services.test_clocks import Time, fresh, timed_duel
+from games.services.timekeeping import ABORT_GRACE, IDLE_COMPUTER_GAME
+from tests.services.test_timekeeping import Time, fresh, timed_duel
 
 
 @pytest.fixture

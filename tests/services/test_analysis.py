@@ -33,7 +33,7 @@ def test_a_big_board_is_analysed_by_the_task_and_stored_with_chances(make_game, 
 
     from games.engine import get_variant
     from games.services import game_resign
-    from games.tasks import analyse_game
+    from games.services.assists import analyse_game
 
     variant = get_variant("mnk", rows=15, cols=15, k=5)
     moves = [variant.parse_cell(n) for n in ("h8", "c3", "h9", "c4", "h10", "c5", "a15")]
@@ -43,7 +43,7 @@ def test_a_big_board_is_analysed_by_the_task_and_stored_with_chances(make_game, 
     assert game.analysis is None  # not worked out when the game ended: when someone looks
     assert game_analysis(game, player=player) is None
     assert game_analysis(game, player=player) is None  # asked again: still the one task
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1
     assert analyse_game.call(game_id=game.pk, player_id=player.pk) == "analysed"  # the worker's task, run here
     game = Game.objects.get(pk=game.pk)
     row = game.analysis[6]

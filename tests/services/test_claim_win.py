@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from games.errors import ClaimRefused, NotSeated
 from games.models import Game, Move
+from games.selectors import claim_win_after
 from games.services import (
     challenge_accept,
     challenge_create,
-    claim_win_after,
     draw_decline,
     draw_offer,
     game_claim_win,

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games.edge.http_errors import http_error
 from games.errors import ChallengeTaken, GameError
-from games.http_errors import http_error
 from games.models import Game, Move
 from games.positions import game_position
 from games.services import challenge_accept, challenge_create, move_play
@@ -122,10 +122,10 @@ def test_games_ending_at_the_same_moment_all_count_in_the_ratings(make_player):
     """Each ending locks both players' rating rows (created on first need without a conflict, locked in the
     players' order): games of the same two players, in both seatings, ending at once lose no update and
     never deadlock; and the pair's limit of rated games holds, since it is counted under the same lock."""
-    from games.glicko2 import Glicko
-    from games.glicko2 import rate_game as glicko_rate_game
     from games.models import Rating
     from games.rating import PAIR_GAMES_LIMIT
+    from games.rating.glicko2 import Glicko
+    from games.rating.glicko2 import rate_game as glicko_rate_game
     from games.services import game_resign
 
     assert THREADS > PAIR_GAMES_LIMIT  # so that the limit is reached by games ending at once

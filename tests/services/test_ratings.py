@@ -8,11 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import glicko2
-from games.glicko2 import Glicko
 from games.models import Game, Rating
-from games.pools import pool_for_game
-from games.rating import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY, is_provisional
+from games.rating import glicko2
+from games.rating.glicko2 import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY, Glicko, is_provisional
+from games.rating.pools import pool_for_game
 from games.services import (
     challenge_accept,
     challenge_create,
@@ -26,7 +25,7 @@ from games.services import (
 # X completes the top row: 0, (3), 1, (4), 2
 X_WINS = [(0, "X"), (3, "O"), (1, "X"), (4, "O"), (2, "X")]
 CLASSIC = "classic:untimed"
-# The first game between two new players, rated by games.glicko2 (the module tested against Glickman's paper).
+# The first game between two new players, rated by games.rating.glicko2 (the module tested against Glickman's paper).
 WINNER, LOSER = glicko2.rate_game(Glicko(), Glicko(), 1.0)
 
 

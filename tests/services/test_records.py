@@ -134,7 +134,7 @@ def test_an_imported_4x4_game_is_analysed_by_a_worker(player):
 
     text = '[Variant "four"]\n[Result "1-0"]\n\n1. a4 a3 2. b4 b3 3. c4 c3 4. d4 1-0\n'
     game = game_import(player=player, text=text)
-    task = DBTaskResult.objects.get(task_path="games.tasks.analyse_game")
+    task = DBTaskResult.objects.get(task_path="games.services.assists.analyse_game")
     assert task.args_kwargs["kwargs"]["game_id"] == game.pk
     assert work_out_analysis(game_id=game.pk) == "analysed"
     assert [v.move for v in game_analysis(Game.objects.get(pk=game.pk))] == [0, 4, 1, 5, 2, 6, 3]

@@ -9,10 +9,11 @@ from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
+from games.management.commands.worker import mark_lost_tasks
 from games.models import Game, Move
 from games.services import computer_move, game_create, game_resign, move_play, move_takeback
-from games.services.computer import LOST_AFTER, SWEEP_GRACE, sweep_computer_turns
-from games.services.moves import play_computer_turn
+from games.services.moves import SWEEP_GRACE, play_computer_turn, sweep_computer_turns
+from games.services.queue import LOST_AFTER
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,7 @@ def test_the_sweep_gives_a_waiting_game_a_task_and_replaces_a_lost_one(player):
     assert sweep_computer_turns() == 0  # its task is still waiting in the queue
     # a worker took it, then was killed mid-thought: it stays "running" for ever
     DBTaskResult.objects.filter(pk=task.pk).update(status="RUNNING", started_at=timezone.now() - LOST_AFTER * 2)
-    assert sweep_computer_turns() == 1
+    assert mark_lost_tasks() == 1 and sweep_computer_turns() == 1
     lost = DBTaskResult.objects.get(pk=task.pk)
     assert lost.status == "FAILED" and "stopped before it finished" in lost.traceback  # staff see it in the admin
     assert run_tasks() == ["played"] and Game.objects.get(pk=game.pk).ply == 2
@@ -184,8 +185,8 @@ def test_a_slow_hint_is_worked_out_by_a_worker_once(player):
 
 
 def test_one_slow_request_per_player_at_a_time(player):
+    from games.edge.http_errors import http_error
     from games.errors import Busy
-    from games.http_errors import http_error
     from games.services import move_hint
 
     first = game_create(player=player, variant="ultimate", opponent="easy", strategy="random")
@@ -219,7 +220,7 @@ def test_a_four_by_four_game_is_analysed_by_a_worker_when_it_ends(player):
     finished = Game.objects.get(pk=game.pk)
     assert finished.is_finished and finished.analysis is None
     assert game_analysis(finished, player=player) is None  # being worked out: not a second task
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1
     assert run_tasks() == ["analysed"]
     verdicts = game_analysis(Game.objects.get(pk=game.pk))
     assert [v.move for v in verdicts] == [0, 4, 1, 5, 2, 6, 3] and verdicts[-1].after == "win"

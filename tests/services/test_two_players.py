@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.edge.http_errors import http_error
 from games.errors import (
     ChallengeGone,
     ChallengeTaken,
@@ -20,7 +21,6 @@ from games.errors import (
     OwnChallenge,
     RematchRefused,
 )
-from games.http_errors import http_error
 from games.models import Game, Move
 from games.services import (
     challenge_accept,

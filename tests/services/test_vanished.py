@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.edge.http_errors import http_error
 from games.errors import ChallengeGone, GameNotFound
-from games.http_errors import http_error
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -89,11 +89,16 @@ def production_static(tmp_path_factory) -> Path:
 class Stream:
     """A page's push stream, read as a browser does (Server-Sent Events over HTTP/1.0: no chunked framing)."""
 
-    def __init__(self, port: int, cookies: dict[str, str], query: str = "", last_event_id: str = "") -> None:
+    def __init__(
+        self, port: int, cookies: dict[str, str], query: str = "", last_event_id: str = "", *,
+        path: str = "/games/live/", token: str = "",
+    ) -> None:
+        """``path`` and ``token``: another stream (the bot API's, newline-delimited JSON, with a personal token)."""
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
-        self.sock.sendall(f"GET /games/live/{query} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+        extra += f"Authorization: Bearer {token}\r\n" if token else ""
+        self.sock.sendall(f"GET {path}{query} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
                           f"Accept: text/event-stream\r\n{extra}\r\n".encode())
         self.buffer = b""
         self.closed = False

@@ -145,3 +145,36 @@ def test_a_move_reaches_the_other_page_through_the_servers(server, streams):
     status, _, _ = alice.request("POST", f"/games/{game}/move/", {"move": "4", "ply": "0"}, htmx=True)
     assert status == 200
     page.read_until(f"event: game\ndata: {game}\n")
+
+
+BOT = """
+from games.services import bot_upgrade
+from players.models import ApiToken, Player
+bot = bot_upgrade(player=Player.objects.create_user("robot", password="unused-password-42"))
+print(ApiToken.issue(player=bot, name="engine")[1])
+"""
+
+
+def test_the_bot_streams_flow_through_the_servers(server, streams):
+    """The bot API's streams (issue 33) as make serve serves them: nginx passes them unbuffered to uvicorn, where
+    each is a coroutine woken by the push; the bot's move goes through the pages' workers (gunicorn)."""
+    stack, env = server
+    token = manage(env, "shell", "--no-imports", "-c", BOT).strip()
+    game = make_duel(env, "alice", "robot")
+    events = Stream(stack.port, {}, path="/api/stream/event", token=token)
+    moves = Stream(stack.port, {}, path=f"/api/bot/game/stream/{game}", token=token)
+    streams += [events, moves]
+    assert events.status == 200 and moves.status == 200
+    assert "application/x-ndjson" in events.read_until("\r\n\r\n")
+    events.read_until(f'"type":"gameStart","game":{{"id":{game}')
+    moves.read_until('"type":"gameFull"')
+    alice = Session(stack.port)
+    alice.login("alice")
+    status, _, _ = alice.request("POST", f"/games/{game}/move/", {"move": "4", "ply": "0"}, htmx=True)
+    assert status == 200
+    moves.read_until('"moves":["b2"]')  # pushed at once, not held in a buffer
+    conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=10)
+    conn.request("POST", f"/api/bot/game/{game}/move/a3", headers={"Authorization": f"Bearer {token}"})
+    assert conn.getresponse().status == 200
+    conn.close()
+    moves.read_until('"moves":["b2","a3"]')

@@ -42,7 +42,7 @@ def test_the_replay_names_the_mistake_and_the_moves_that_held(make_game, player,
     assert "Mistakes: X 0, O 1." in page
     # In the move list only row 2 carries the mark.
     assert page.count('class="verdict-mistake"') == 1
-    row2 = re.search(r'<tr[^>]*data-ply="2">(.*?)</tr>', page).group(1)
+    row2 = re.search(r'<td class="move-name[^"]*" data-ply="2"[^>]*>(.*?)</td>', page).group(1)
     assert "verdict-mistake" in row2
 
     page = replay(player_client, game, 5)
@@ -103,11 +103,11 @@ def test_a_big_board_shows_the_analysis_in_progress_then_the_analysis(make_game,
     assert "Analysis in progress" in page and 'hx-trigger="every 2s"' in page
     assert f'hx-get="/games/{game.pk}/replay/?ply=3&amp;poll=1"' in page
     assert 'id="analysis"' not in page and 'id="eval-graph"' not in page
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1  # asked once
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1  # asked once
     polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")
     text = polled.content.decode()
     assert "Analysis in progress" in text and "hx-swap-oob" not in text  # nothing said while it waits
-    assert DBTaskResult.objects.filter(task_path="games.tasks.analyse_game").count() == 1
+    assert DBTaskResult.objects.filter(task_path="games.services.assists.analyse_game").count() == 1
 
     assert work_out_analysis(game_id=game.pk) == "analysed"  # what the worker's task does
     polled = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3, "poll": 1}, HTTP_HX_REQUEST="true")
@@ -127,3 +127,18 @@ def test_a_finished_game_without_moves(make_game, player, player_client):
     game = game_resign(game=make_game(), player=player)
     page = replay(player_client, game, 0)
     assert "Mistakes:" not in page and "No mistakes" not in page
+
+
+def test_the_graph_is_clickable_across_its_whole_width():
+    """Each step of the graph is a link over a band of the plot's full height, the bands side by side from the
+    left edge to the right: a click anywhere on the graph goes to the nearest move."""
+    from games.engine.analysis import MoveVerdict
+    from games.web.presenters import graph
+
+    verdicts = [MoveVerdict(ply=n, side="XO"[(n - 1) % 2], move=n, before=None, after=None, best=(n,), x_before=0.5,
+                            x_after=0.5) for n in range(1, 12)]
+    drawn = graph.evaluation_graph(verdicts, 4, "/games/1/replay/", str)
+    bands = [(p["band_x"], p["band_x"] + p["band_width"]) for p in drawn["points"]]
+    assert len(bands) == 12 and bands[0][0] == graph.LEFT and abs(bands[-1][1] - (graph.WIDTH - graph.RIGHT)) < 0.2
+    assert all(abs(right - left) < 0.2 for (_, right), (left, _) in zip(bands, bands[1:], strict=False))
+    assert drawn["width"] >= 600 and drawn["plot_height"] >= 140  # bigger than the old 320 x 120

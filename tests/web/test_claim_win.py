@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
+from games.selectors import claim_win_after
 from games.services import (
-    claim_win_after,
     move_play,
 )
 

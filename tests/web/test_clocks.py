@@ -103,15 +103,15 @@ def test_the_page_draws_both_clocks_with_what_the_script_counts_from(player, oth
     assert f"(until {deadline:%H:%M:%S} UTC) to make one, or the game is aborted" in html
     # the time left for the first move, counted down by static/js/clock.js as the clocks are
     note = re.search(r'<span class="first-move-left" id="first-move-left"([^>]*)>([^<]*)</span>', html)
-    assert note and "data-clock" in note.group(1) and "data-running" in note.group(1)
+    assert note and "data-countdown" in note.group(1) and "data-running" in note.group(1)
     left = int(re.search(r'data-ms="(\d+)"', note.group(1)).group(1))
     assert 0 < left <= (deadline - timezone.now()).total_seconds() * 1000 + 1000
-    assert re.fullmatch(r"\d+:\d\d|\d+\.\d|\d+d \d+h", note.group(2))
+    assert re.fullmatch(r"\d+:\d\d|0:0\d\.\d|\d+d \d+h", note.group(2))
     move_play(game=game, player=player, move=0)
     move_play(game=game, player=other_player, move=4)
     html = player_client.get(reverse("games:poll", args=[game.pk]), {"v": "0"}, **HTMX).content.decode()
     assert 'id="first-move-note"' not in html  # the clocks run now
-    x = clock_attrs(html, "X")  # the players line comes with every answer (out of band)
+    x = clock_attrs(html, "X")  # the seats and their clocks come with every answer
     assert "data-running" in x and "clock-running" in x["class"] and 175_000 < int(x["data-ms"]) <= 180_000
     # low on time: the warning style from the server already
     Game.objects.filter(pk=game.pk).update(clock_x_ms=9_000)
@@ -161,12 +161,12 @@ def test_abort_button_and_view(player, other_player, player_client, other_client
 
 
 def test_the_lobby_offers_a_clock_and_shows_each_challenges(player, other_player, other_client, player_client):
-    assert 'id="challenge_clock"' in player_client.get(reverse("games:history")).content.decode()
+    assert 'id="challenge_clock"' in player_client.get(reverse("home")).content.decode()
     data = {"variant": "classic", "opponent": "human", "side": "X", "clock": "5+3"}
     response = player_client.post(reverse("games:new"), data)
     assert response.status_code == 302
     game = Game.objects.get()
-    lobby = other_client.get(reverse("games:history")).content.decode()
+    lobby = other_client.get(reverse("home")).content.decode()
     row = lobby[lobby.index(f'data-challenge="{game.pk}"') :]
     assert '<span class="pill pill-clock"' in row[: row.index("</li>")] and ">5+3</span>" in row[: row.index("</li>")]
 
@@ -181,3 +181,13 @@ def test_my_games_and_the_profile_show_each_games_clock(player, other_player, pl
         rows = {int(pk): row for pk, row in re.findall(r'<tr[^>]* data-game="(\d+)"(.*?)</tr>', page, re.S)}
         assert '<span class="pill pill-clock"' in rows[timed.pk] and ">3+2</span>" in rows[timed.pk]
         assert "pill-clock" not in rows[untimed.pk]
+
+
+def test_under_ten_seconds_a_clock_reads_minutes_seconds_and_tenths(player, other_player, player_client):
+    """DESIGN.md "Clocks on the page": `2:55`, and `0:09.4` under ten seconds."""
+    game = accepted(player, other_player, "3+2")
+    move_play(game=game, player=player, move=0)
+    move_play(game=game, player=other_player, move=4)
+    Game.objects.filter(pk=game.pk).update(clock_o_ms=9_400, clock_x_ms=175_000)
+    html = player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert re.search(r'id="clock-o"[^>]*>0:09\.4</span>', html) and re.search(r'id="clock-x"[^>]*>2:5\d</span>', html)

@@ -10,6 +10,7 @@ from django.template.loader import get_template
 from games.engine import get_variant
 from games.web.presenters import board as presenter
 from games.web.presenters.drawn import _drawn, draw_each
+from games.web.presenters.moves import move_pairs
 
 
 def _drawn_by_the_template(cells):
@@ -49,9 +50,9 @@ def test_under_debug_every_cell_is_drawn_by_the_template(settings):
 
 def test_move_rows_too(settings):
     settings.DEBUG = False
-    rows = [(1, "X", "x", "b2", ""), (2, "O", "o", "a3", ""), (3, "X", "x", "c1", "")]  # presenters.moves.move_rows
+    rows = move_pairs([(1, "X", "x", "b2", ""), (2, "O", "o", "a3", ""), (3, "X", "x", "c1", "")])  # 1. b2 a3 2. c1
     expected = get_template("games/board.html#move_rows").render({"moves": rows})
-    assert expected.count("<tr ") == 3 and '<td class="move-name">c1</td>' in expected
+    assert expected.count("<tr ") == 2 and '<td class="move-name" data-ply="3">c1</td>' in expected
     _drawn.cache_clear()
     assert draw_each("games/board.html#move_rows", "moves", rows) == expected
     assert draw_each("games/board.html#move_rows", "moves", rows) == expected

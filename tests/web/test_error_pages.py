@@ -184,3 +184,20 @@ def test_pages_refuse_methods_they_do_not_take(player_client, method, url):
 def test_head_answers_as_get_on_the_logout_page(player_client):
     head, get = player_client.head("/accounts/logout/"), player_client.get("/accounts/logout/")
     assert head.status_code == get.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/no/such/page/", "/games/999999/", "/players/nobody-here/"])
+def test_under_debug_a_wrong_address_is_the_site_404_not_the_debug_page(player_client, settings, path):
+    """`make run` runs with DEBUG on: a player who mistypes an address sees the site's page, not Django's list of
+    URL patterns."""
+    settings.DEBUG = True
+    response = player_client.get(path)
+    assert response.status_code == 404
+    text = _in_site_frame(response)
+    assert "Page not found" in text and "URLconf" not in text and "urlpatterns" not in text
+
+
+def test_under_debug_an_address_without_its_slash_is_still_sent_on(player_client, settings):
+    settings.DEBUG = True
+    response = player_client.get("/rules")
+    assert response.status_code == 301 and response["Location"] == "/rules/"

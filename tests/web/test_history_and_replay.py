@@ -145,4 +145,6 @@ def test_replay_of_nested_game(player_client, make_game, player):
     html = player_client.get(reverse("games:replay", args=[game.pk]), {"ply": 3}).content.decode()
     assert len(re.findall(r"data-cell=", html)) == 81
     names = [get_variant("multi").cell_name(move) for move in (36, 2, 26)]  # as one 9 x 9 board
-    assert "Play No." in html and re.findall(r'<td class="move-name">(\w+)', html) == names == ["d6", "c9", "i7"]
+    listed = re.findall(r'<td class="move-name[^"]*" data-ply="\d+"[^>]*><a [^>]*>(\w+)', html)
+    assert listed == names == ["d6", "c9", "i7"]
+    assert re.findall(r'<tr data-number="(\d)"><th scope="row">', html) == ["1", "2"]  # numbered pairs: 1. d6 c9 2. i7

@@ -155,7 +155,7 @@ def test_a_changed_lobby_nudges_the_badge(duel, player_client):
 
 
 def challenge_badge(client) -> str | None:
-    return _badge(client, "challenge-count", "Challenges sent to you", reverse("games:history") + "#lobby")
+    return _badge(client, "challenge-count", "Challenges sent to you", reverse("home") + "#lobby")
 
 
 def test_the_challenge_badge_counts_challenges_sent_to_me(player, other_player, make_player, player_client,

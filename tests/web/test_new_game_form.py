@@ -132,7 +132,7 @@ def test_the_default_of_who_may_watch_says_what_it_comes_to(player_client, other
     assert _default_visibility(refused.content.decode()) == "Default: the two players"
     refused = player_client.post(new, new_game_data(opponent="human", invite=" ", side="Z"))
     assert _default_visibility(refused.content.decode()) == "Default: anyone"
-    lobby = player_client.get(reverse("games:history")).content.decode()
+    lobby = player_client.get(reverse("home")).content.decode()
     assert _default_visibility(lobby) == "Default: anyone"
 
 

@@ -27,8 +27,9 @@ GAMES = [
 
 
 def move_list(html: str) -> list[tuple[int, str]]:
-    """The page's move list: (ply, name) per row."""
-    return [(int(ply), name) for ply, name in re.findall(r'<tr[^>]*data-ply="(\d+)".*?class="move-name">(\w+)', html)]
+    """The page's move list: (ply, name) per move (the list pairs them: "1. b2 a1")."""
+    cells = re.findall(r'<td class="move-name[^"]*" data-ply="(\d+)"[^>]*>(?:<a [^>]*>)?(\w+)', html)
+    return [(int(ply), name) for ply, name in cells]
 
 
 @pytest.mark.parametrize(("variant", "options", "moves"), GAMES)

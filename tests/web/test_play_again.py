@@ -31,7 +31,7 @@ def test_play_again_on_the_game_page(player, player_client, make_game):
     assert response["HX-Push-Url"] == reverse("games:detail", args=[new.pk])
     assert text.lstrip().startswith('<div id="play"') and f'data-game="{new.pk}"' in text and 'data-ply="1"' in text
     assert f"<title>Game {new.pk} · Classic 3 x 3 · Tic-tac-toe</title>" in text
-    assert 'id="players" hx-swap-oob' in text  # the new game's players replace the old one's
+    assert 'id="players"' in text and "hx-swap-oob" not in text.split('id="announce"')[0]  # its seats, in #play
     # Its own version, and which game it is of: the page compares versions within one game only.
     assert (response["X-Game"], response["X-Game-Version"]) == (str(new.pk), str(new.version))
     assert new.version < Game.objects.get(pk=game.pk).version

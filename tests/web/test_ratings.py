@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.glicko2 import Glicko
-from games.glicko2 import rate_game as glicko_rate_game
 from games.models import Game, Rating
+from games.rating.glicko2 import Glicko
+from games.rating.glicko2 import rate_game as glicko_rate_game
 from games.services import (
     challenge_accept,
     challenge_create,
@@ -172,7 +172,7 @@ def test_the_lobby_shows_challengers_ratings(player, other_player, make_player, 
     challenge_create(player=other_player, variant="four", side="X")  # no rating there yet
     challenge_create(player=other_player, variant="nxn", options={"size": 5}, side="X")  # nor in this pool
     challenge_create(player=make_player("carol"), variant="classic", side="X")  # carol: no rated game
-    text = player_client.get(reverse("games:history")).content.decode()
+    text = player_client.get(reverse("home")).content.decode()
     assert text.count(f"({LOST}?)") == 1  # provisional after one game
     assert "carol</strong> · " in text
 

@@ -107,6 +107,39 @@ def test_a_pasted_record_opens_in_the_replay(player_client):
     assert "imported" in row and "ann vs Computer (hard)" in row
 
 
+def chromium_form(record: str) -> tuple[bytes, str]:
+    """The import form as Chromium posts it: the text area, then the file input left empty, both named record."""
+    boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="record"\r\n\r\n{record}\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="record"; filename=""\r\n'
+        f"Content-Type: application/octet-stream\r\n\r\n\r\n--{boundary}--\r\n"
+    )
+    return body.encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_a_pasted_record_is_read_beside_the_empty_file_input(player_client):
+    body, content_type = chromium_form(CLASSIC)
+    response = player_client.post("/games/import/", data=body, content_type=content_type)
+    game = Game.objects.get(imported=True)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/replay/"
+
+
+def test_a_bad_pasted_record_comes_back_in_the_text_area(player_client):
+    body, content_type = chromium_form(CLASSIC.replace("b1 c3", "b1 b1"))
+    response = player_client.post("/games/import/", data=body, content_type=content_type)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "b1 is already taken" in page and "1. b2 a3 2. b1 b1" in page
+
+
+def test_the_import_page_explains_records_with_a_link_players_can_open(player_client):
+    page = player_client.get("/games/import/").content.decode()
+    assert "RULES.md" not in page and 'href="/rules/#records"' in page
+    rules = player_client.get("/rules/").content.decode()
+    assert 'id="records"' in rules and "[Variant" in rules
+
+
 def test_an_uploaded_record_is_read(player_client):
     upload = SimpleUploadedFile("game.txt", CLASSIC.encode(), content_type="text/plain")
     response = player_client.post("/games/import/", {"record": upload})

@@ -20,7 +20,7 @@ def seek_form(**fields):
 
 
 def test_the_lobby_has_the_quick_pairing_panel(player_client):
-    page = player_client.get("/games/").content.decode()
+    page = player_client.get("/").content.decode()
     assert 'id="quick-pairing"' in page and 'id="seek-form"' in page and "Find an opponent" in page
     for preset in ("1+0", "3+2", "5+3", "10+5", "15+10", "3d", "none"):
         assert f'value="{preset}"' in page
@@ -38,7 +38,7 @@ def test_seeking_shows_the_waiting_panel_that_pings(player_client, player):
     assert f'hx-get="/games/seek/{seek.pk}/"' in body and "every 2s" in body and "live-me from:body" in body
     assert 'id="seek-cancel"' in body
     # the page opened again shows it waiting, and the ping keeps it so
-    assert "Looking for an opponent…" in player_client.get("/games/").content.decode()
+    assert "Looking for an opponent…" in player_client.get("/").content.decode()
     assert "Looking for an opponent…" in player_client.get(f"/games/seek/{seek.pk}/", **HX).content.decode()
 
 
@@ -53,7 +53,7 @@ def test_the_ping_goes_to_the_game_once_paired(player_client, other_client, play
 
 
 def test_without_htmx_seeking_redirects(player_client, other_client):
-    assert player_client.post("/games/seek/new/", seek_form()).url == "/games/"
+    assert player_client.post("/games/seek/new/", seek_form()).url == "/"
     response = other_client.post("/games/seek/new/", seek_form())
     assert response.status_code == 302 and response.url == f"/games/{Game.objects.get().pk}/"
 
@@ -99,10 +99,10 @@ def test_someone_elses_seek_is_not_yours(player_client, other_player):
 
 def test_the_lobby_lists_others_seeks_with_play(player_client, other_client, player, other_player):
     theirs = seek_create(player=other_player, variant="ultimate", clock="10+5", rated=False)
-    page = player_client.get("/games/").content.decode()
+    page = player_client.get("/").content.decode()
     assert f'data-seek="{theirs.pk}"' in page and "bob" in page and "10+5" in page and "Casual" in page
     assert f'id="seek-play-{theirs.pk}"' in page
-    own = other_client.get("/games/").content.decode()
+    own = other_client.get("/").content.decode()
     assert "your seek" in own and f'id="seek-play-{theirs.pk}"' not in own
     response = player_client.post(f"/games/seek/{theirs.pk}/play/")
     game = Game.objects.get()
@@ -132,3 +132,67 @@ def test_quick_pairing_has_a_page_of_its_own(player_client, client):
     page = player_client.get("/games/seek/").content.decode()
     assert "<h1" in page and 'id="seek-form"' in page
     assert client.get("/games/seek/").status_code == 302  # signed out: to the login page
+
+
+def test_a_casual_game_says_casual_and_no_lone_full_stop(player_client, other_client):
+    player_client.post("/games/seek/new/", seek_form(rated="casual"), **HX)
+    other_client.post("/games/seek/new/", seek_form(rated="casual"), **HX)
+    page = player_client.get(f"/games/{Game.objects.get().pk}/").content.decode()
+    assert 'id="casual"' in page and ">Casual<" in page
+    assert 'id="unrated"' not in page and not re.search(r">\s*\.\s*<", page)
+
+
+# Home: one-click tiles per clock, the board picker, and "?" for provisional ratings -------------------------------
+
+
+def tile(board: str = "classic", clock: str = "3+2", **options) -> dict[str, str]:
+    """A tile's form as the home page draws it: the board's variant and options, the clock, rated."""
+    variants = {"classic": "classic", "ultimate": "ultimate", "gomoku": "mnk"}
+    return {"variant": variants[board], "clock": clock, "rated": "rated", "board": board, **options}
+
+
+def test_home_offers_a_tile_per_clock_on_the_chosen_board(player_client):
+    page = player_client.get("/").content.decode()
+    tiles = page.split('id="pairing-tiles"')[1].split("</ul>")[0]
+    for clock in ("1+0", "3+2", "5+3", "10+5", "15+10", "1d", "3d", "none"):
+        assert f'data-tile="{clock}"' in tiles
+    assert tiles.count('name="variant" value="classic"') == 8 and 'aria-current="page">Classic 3 x 3<' in page
+    gomoku = player_client.get("/", {"board": "gomoku"}, **HX).content.decode()  # the picker: the panel alone
+    assert gomoku.lstrip().startswith('<div id="quick-pairing"')
+    tiles = gomoku.split('id="pairing-tiles"')[1].split("</ul>")[0]
+    assert tiles.count('name="variant" value="mnk"') == 8 and tiles.count('name="k" value="5"') == 8
+
+
+def test_two_clicks_on_the_same_tile_pair_two_players(player_client, other_client, player, other_player):
+    first = player_client.post("/games/seek/new/", tile("ultimate", "5+3"), **HX)
+    assert "Looking for an opponent…" in first.content.decode()
+    second = other_client.post("/games/seek/new/", tile("ultimate", "5+3"), **HX)
+    game = Game.objects.get()
+    assert second["HX-Redirect"] == f"/games/{game.pk}/"
+    assert (game.variant, game.clock, game.unrated_reason) == ("ultimate", "5+3", "")
+    assert {game.x_player_id, game.o_player_id} == {player.pk, other_player.pk}
+    # the board sought on comes first on the home page next time
+    player.refresh_from_db()
+    assert player.pairing_board == "ultimate"
+    assert 'aria-current="page">Ultimate<' in player_client.get("/").content.decode()
+
+
+def test_a_tile_shows_how_many_wait_on_it(player_client, other_player):
+    seek_create(player=other_player, variant="classic", clock="5+3")
+    tiles = player_client.get("/").content.decode().split('id="pairing-tiles"')[1].split("</ul>")[0]
+    five = tiles.split('data-tile="5+3"')[1].split("</button>")[0]
+    assert "1 waiting" in five and "waiting" not in tiles.split('data-tile="3+2"')[1].split("</button>")[0]
+
+
+def test_the_seek_list_shows_a_provisional_rating_with_a_question_mark(player_client, other_player):
+    seek_create(player=other_player, variant="classic", clock="5+3")  # no rated game yet: 1500, provisional
+    listed = player_client.get("/").content.decode().split('id="seek-list"')[1].split("</ul>")[0]
+    assert "(1500?)" in listed
+
+
+def test_a_board_the_picker_does_not_have_is_named_with_a_400(player_client):
+    response = player_client.get("/", {"board": "chess"})
+    page = response.content.decode()
+    assert response.status_code == 400 and "There is no board called “chess”" in page
+    assert 'aria-current="page">Classic 3 x 3<' in page  # the default shown
+    assert player_client.get("/", {"board": "chess"}, **HX).status_code == 400

@@ -97,7 +97,7 @@ def test_poll_shows_acceptance_to_the_waiting_creator(player, player_client, oth
     assert poll(player_client, game, v).status_code == 204
     challenge_accept(game=game, player=other_player)
     html = poll(player_client, game, v).content.decode()
-    assert 'id="players"' in html and 'hx-swap-oob="true"' in html and "bob" in html
+    assert 'id="players"' in html and 'id="seat-o"' in html and "bob" in html  # the seats are part of #play
     assert html.count("data-move=") == 9
 
 
@@ -245,6 +245,6 @@ def test_games_against_the_computer_keep_their_title_out_of_move_answers(make_ga
 def test_a_watched_game_moves_on_the_server_for_everyone(make_game, player_client, third_client):
     game = make_game(opponent="watch", strategy="random")
     page = f"/games/{game.pk}/"
-    for client in (third_client, player_client):  # nobody's page drives it: a worker plays (games.tasks)
+    for client in (third_client, player_client):  # nobody's page drives it: a worker plays
         html = client.get(page).content.decode()
         assert 'id="thinking"' in html and 'id="poll"' in html and "hx-post" not in html.split('id="thinking"')[1][:200]

@@ -22,12 +22,12 @@ from tests.web.test_two_players import HTMX, poll
 
 def test_declining_from_the_lobby(player, other_player, other_client, player_client):
     game = challenge_create(player=player, variant="four", invitee=other_player)
-    lobby = other_client.get(reverse("games:history")).content.decode()
+    lobby = other_client.get(reverse("home")).content.decode()
     assert f'data-decline="{game.pk}"' in lobby and "Decline alice's challenge" in lobby
     assert 'id="decline-challenge"' in other_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'id="decline-challenge"' not in player_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     response = other_client.post(reverse("games:decline", args=[game.pk]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("games:history")
+    assert response.redirect_chain[-1][0] == reverse("home")
     assert f"Challenge #{game.pk} declined." in response.content.decode()
     assert not Game.objects.filter(pk=game.pk).exists()
     # its maker's page, still open, hears it at the next poll: no longer available
@@ -156,6 +156,6 @@ def test_cancel_views(player_client, other_client, player):
     game = challenge_create(player=player, variant="classic")
     assert other_client.post(reverse("games:cancel", args=[game.pk])).status_code == 403
     response = player_client.post(reverse("games:cancel", args=[game.pk]))
-    assert response.status_code == 302 and response["Location"] == reverse("games:history")
+    assert response.status_code == 302 and response["Location"] == reverse("home")
     assert not Game.objects.exists()
     assert other_client.post(reverse("games:accept", args=[game.pk])).status_code == 404

@@ -31,7 +31,7 @@ from typing import Any
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
 from ..nested import LINES3, POPCOUNT9, Multi, NestedState
-from . import Strategy, register
+from .base import Strategy, register
 
 WIN = 1_000_000_000
 HEURISTICS = ("candidate", "weighted")

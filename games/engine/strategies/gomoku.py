@@ -47,7 +47,7 @@ from typing import Any
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
-from . import Strategy, register
+from .base import Strategy, register
 from .gomoku_board import (
     C_FOUR,
     C_FOUR3,

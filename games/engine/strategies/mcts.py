@@ -51,7 +51,7 @@ from typing import Any
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
 from ..nested import NestedState, NestedVariant
-from . import Strategy, register
+from .base import Strategy, register
 from .mcts_book import book_move
 from .mcts_knowing import KNOWING_C, KnowingGame
 from .mcts_search import _GridGame, _NestedGame

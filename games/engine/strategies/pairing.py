@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant, line_tables
-from . import Strategy, register
+from .base import Strategy, register
 from .threats import side_masks, threats_move
 
 

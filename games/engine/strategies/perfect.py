@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant, line_tables
-from . import Strategy, register
+from .base import Strategy, register
 
 MAX_CELLS = 16
 TT_LIMIT = 2_000_000

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..core import State
-from . import Strategy, register
+from .base import Strategy, register
 
 
 @register

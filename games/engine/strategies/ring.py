@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..core import State, Variant
 from ..grid import Classic, GridState
-from . import Strategy, register
+from .base import Strategy, register
 
 #: ring number -> engine cell (row-major 0..8)
 RING_TO_CELL = (0, 1, 2, 5, 8, 7, 6, 3, 4)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
-from . import Strategy, register
+from .base import Strategy, register
 
 
 def side_masks(state: GridState) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""``manage.py worker``: a task-queue worker for the site's slow computer work (``games.tasks``).
+"""``manage.py worker``: a task-queue worker for the site's slow computer work (the tasks of ``games.services``).
 
 django-tasks-db's worker loop, plus what the site needs around it:
 
@@ -7,10 +7,16 @@ django-tasks-db's worker loop, plus what the site needs around it:
 - a sweep thread (every ``--sweep-every`` seconds, and once at start) gives a task to every game left waiting for
   its computer: a worker killed mid-thought (``kill -9``) leaves its task "running" for ever, and a game whose
   task was lost is moved on by another worker, or by this one on restart, within ``SWEEP_GRACE`` + ``LOST_AFTER``
-  + the sweep's period (games.services.computer);
+  + the sweep's period (games.services.moves); the lost task itself is marked failed in the queue's table, so
+  that staff see it under "Task results" in the admin (``mark_lost_tasks``: the one place that knows the database
+  backend's own table, beside the backend's worker loop);
 - the same sweep ends the games whose clock has run out (on time, or aborted when a first move did not come in
   time) even when nobody has their page open, and aborts games against the computer left for a day
-  (games.services.clocks); and it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks);
+  (games.services.timekeeping); it drops quick-pairing seeks whose seeker stopped asking (games.services.seeks), and
+  takes as declined the challenges a bot left unanswered for 20 s (games.services.bots);
+- an arena loop (every ``--arena-every`` seconds) pairs the free players of every running arena tournament and ends
+  the arenas whose time is up (games.services.arena_pairing: race-safe, several workers at once are harmless); the
+  sweep also schedules the site's own arenas for the next hour (games.services.arenas.schedule_arenas);
 - it serves the computer's moves before hints and analysis (``--queues``, in that order of preference);
 - it outlives the database: a database error in the queue's loop (SQLite's write lock held for long by a backup,
   PostgreSQL restarting) is logged and the loop starts again after a pause that grows to 30 s, instead of the
@@ -31,13 +37,19 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from django.db.utils import DatabaseError, InterfaceError
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from config.sqlite import refresh_statistics
-from games.services.clocks import sweep_clocks, sweep_idle_games
-from games.services.computer import sweep_computer_turns
+from games.services.arena_pairing import sweep_arenas
+from games.services.arenas import schedule_arenas
+from games.services.bots import sweep_bot_challenges
+from games.services.moves import sweep_computer_turns
+from games.services.queue import LOST_AFTER
 from games.services.seeks import sweep_seeks
+from games.services.timekeeping import sweep_clocks, sweep_idle_games
 
 logger = logging.getLogger("games.worker")
 
@@ -47,6 +59,21 @@ FIRST_PAUSE, LONGEST_PAUSE = 0.5, 30.0
 STEADY_AFTER = 60.0
 #: seconds between refreshes of SQLite's statistics
 STATISTICS_EVERY = 3600.0
+
+
+class WorkerLost(Exception):  # noqa: N818 - the admin shows its name as the task's failure
+    """The worker running a task stopped before it finished (killed or restarted)."""
+
+
+def mark_lost_tasks(*, now=None) -> int:
+    """Mark failed the tasks running for longer than ``LOST_AFTER``: their worker was killed mid-thought (the sweep
+    has given their games new tasks). Returns how many."""
+    now = now or timezone.now()
+    lost = DBTaskResult.objects.running().filter(started_at__lt=now - LOST_AFTER)
+    return lost.update(
+        status="FAILED", finished_at=now, exception_class_path=f"{__name__}.WorkerLost",
+        traceback="The worker running this task stopped before it finished (killed or restarted).",
+    )
 
 
 class Command(BaseCommand):
@@ -61,6 +88,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sweep-every", type=float, default=5.0, help="seconds between sweeps for lost turns; 0: none"
         )
+        parser.add_argument(
+            "--arena-every", type=float, default=1.0,
+            help="seconds between arena pairings (default: %(default)s); 0: none",
+        )
         parser.add_argument("--max-tasks", type=int, default=None, help="stop after this many tasks (tests)")
         parser.add_argument("--batch", action="store_true", help="run what is ready, then stop")
         parser.add_argument("--worker-id", default="", help="unique id in the pool (default: a random one)")
@@ -71,6 +102,8 @@ class Command(BaseCommand):
         worker_id = options["worker_id"] or f"{os.uname().nodename[:20]}-{os.getpid()}-{get_random_string(8)}"
         if options["sweep_every"] > 0 and not options["batch"]:
             threading.Thread(target=self._sweep_forever, args=(options["sweep_every"],), daemon=True).start()
+        if options["arena_every"] > 0 and not options["batch"]:
+            threading.Thread(target=self._arenas_forever, args=(options["arena_every"],), daemon=True).start()
         worker = Worker(
             queue_names=options["queues"].split(","), interval=options["interval"], batch=options["batch"],
             backend_name="default", startup_delay=False, max_tasks=options["max_tasks"], worker_id=worker_id,
@@ -106,6 +139,7 @@ class Command(BaseCommand):
                 if time.monotonic() - analysed > STATISTICS_EVERY or not analysed:
                     analysed = time.monotonic()
                     refresh_statistics()
+                mark_lost_tasks()
                 found = sweep_computer_turns()
                 if found:
                     logger.warning("sweep: gave %d waiting game(s) a new task", found)
@@ -115,6 +149,8 @@ class Command(BaseCommand):
                 if ended:
                     logger.info("sweep: ended %d game(s) on time or aborted", ended)
                 sweep_seeks()  # quick pairing: seeks whose seeker's page stopped asking
+                schedule_arenas()  # the site's own arenas of the next hour (unless ARENA_SCHEDULE is off)
+                sweep_bot_challenges()  # challenges a bot left unanswered for 20 s: taken as declined
             except Exception:  # a locked or restarting database, or a bug: logged, and the next round tries again
                 logger.exception("sweep failed")
             finally:
@@ -123,3 +159,18 @@ class Command(BaseCommand):
                 except (DatabaseError, InterfaceError):
                     logger.debug("closing the broken connection failed", exc_info=True)
             time.sleep(every)
+
+    def _arenas_forever(self, every: float) -> None:
+        """Arena tournaments: pair their free players within about ``every`` seconds, end them on time."""
+        while True:
+            began = time.monotonic()
+            try:
+                sweep_arenas()
+            except Exception:  # as the sweep: logged, and the next round tries again
+                logger.exception("arena pairing failed")
+            finally:
+                try:
+                    close_old_connections()
+                except (DatabaseError, InterfaceError):
+                    logger.debug("closing the broken connection failed", exc_info=True)
+            time.sleep(max(0.05, every - (time.monotonic() - began)))  # every ``every`` s, however long it took

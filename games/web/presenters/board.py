@@ -83,6 +83,9 @@ def board_context(
     winning = set(state.winning_cells)
     if variant.nested:
         active = set(state.active_boards)
+        # A move sent to one board marks it; a free choice (the first move, a move sent to a full board) marks
+        # none: nine ringed boards say nothing but look busy.
+        marked = active if len(active) == 1 else set()
         winners = state.board_winners
         winning_boards = set(state.winning_boards)
         boards = [
@@ -91,9 +94,9 @@ def board_context(
                 "number": b + 1,  # "board 5" is the centre, as on a keypad
                 "winner": winners[b] or "",
                 "winning": b in winning_boards,
-                "active": b in active and (not live or bool(playable)),
+                "active": b in marked and (not live or bool(playable)),
                 # on the live page, for whoever is not to move: where the next move will be, without inviting a click
-                "next": live and not playable and b in active and not state.is_over and running,
+                "next": live and not playable and b in marked and not state.is_over and running,
                 "cells": cells_html(_cells(state, range(9 * b, 9 * b + 9), playable=playable, last=last, hint=hint,
                                            winning=winning, extra=lambda m: f"board {m // 9 + 1}")),
             }
@@ -104,6 +107,7 @@ def board_context(
         letters, numbers = column_letters(9), [str(n) for n in range(9, 0, -1)]
         return {
             "nested": True, "boards": boards, "interactive": bool(playable), "score": score,
+            "anywhere": len(active) > 1 and not state.is_over,
             "col_groups": [letters[i:i + 3] for i in (0, 3, 6)], "row_groups": [numbers[i:i + 3] for i in (0, 3, 6)],
         }
     rows, cols = variant.rows, variant.cols

@@ -1,6 +1,7 @@
 """The replay's graph of the evaluation over a game: X's chance to win after each move, as coordinates for the
 inline SVG that ``games/replay.html#eval_graph`` draws (the template builds the markup; this builds numbers and
-words). One point per position: the start and after each move; each a link to that step of the replay."""
+words). One point per position: the start and after each move; each a link to that step of the replay, over a band
+of the graph's full height, so that a click anywhere on the graph goes to the nearest move."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from ...engine.analysis import MoveVerdict
 
 #: the SVG's user units: the plot area inside the margins holds the points
-WIDTH, HEIGHT = 320, 120
-LEFT, RIGHT, TOP, BOTTOM = 44, 8, 8, 22
+WIDTH, HEIGHT = 640, 180
+LEFT, RIGHT, TOP, BOTTOM = 58, 10, 10, 24
 
 
 def percent(chance: float) -> str:
@@ -30,8 +31,10 @@ def evaluation_graph(verdicts: list[MoveVerdict], ply: int, replay_url: str, nam
     total = len(verdicts)
     span_x, span_y = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     points = []
+    half = span_x / total / 2  # each step's band reaches halfway to its neighbours
     for step, chance in enumerate(chances):
         x = round(LEFT + span_x * step / total, 1)
+        band_left = max(LEFT, x - half)
         y = round(TOP + span_y * (1 - chance), 1)
         if step:
             v = verdicts[step - 1]
@@ -43,6 +46,8 @@ def evaluation_graph(verdicts: list[MoveVerdict], ply: int, replay_url: str, nam
                 "ply": step,
                 "x": x,
                 "y": y,
+                "band_x": round(band_left, 1),
+                "band_width": round(min(WIDTH - RIGHT, x + half) - band_left, 1),
                 "url": f"{replay_url}?ply={step}",
                 "current": step == ply,
                 "verdict": verdicts[step - 1].verdict if step else "",
@@ -68,6 +73,7 @@ def evaluation_graph(verdicts: list[MoveVerdict], ply: int, replay_url: str, nam
         "bottom": HEIGHT - BOTTOM,
         "middle": round(TOP + span_y / 2, 1),
         "label_x": LEFT - 4,
+        "plot_height": span_y,
         "axis_y": HEIGHT - 6,
         "current": points[min(ply, total)],
         "total": total,

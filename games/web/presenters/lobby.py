@@ -1,6 +1,7 @@
-"""The lobby above My games: challenges to accept, the player's own, games to watch; and their version.
+"""The lobby of the home page: games waiting for the player's move, challenges to accept, the player's own, games
+to watch; and their version.
 
-The rows are dicts of words for ``games/history.html#lobby_live``; a game's board beyond its variant's name
+The rows are dicts of words for ``games/home.html#lobby_live``; a game's board beyond its variant's name
 ("7 x 7") is ``pov.variant_detail``, as in the history's rows (``pov.game_row``).
 """
 
@@ -15,8 +16,9 @@ from django.utils import timezone
 
 from ...models import Game
 from ...pov import other_side, variant_detail
-from ...rating import is_provisional
+from ...rating.glicko2 import is_provisional
 from ...selectors import (
+    bots,
     challenges_for,
     live_games,
     my_challenges,
@@ -25,11 +27,12 @@ from ...selectors import (
     open_seeks,
     variant_label,
     with_creator_rating,
+    your_turn_games,
 )
 from ..forms import NewGameForm
 from .seeks import quick_pairing_context, seek_rows
 
-LOBBY_POLL = "5s"  # how often an open history page asks whether the lobby changed
+LOBBY_POLL = "5s"  # how often the home page asks whether the lobby changed while the push is down
 
 
 def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         "game": game,
         "label": variant_label(game.variant),
         "detail": variant_detail(game),
-        "creator": game.created_by.get_username(),
+        "creator": game.created_by.display_name,
         # in the challenge's pool, "?" while provisional (no annotation: a list that does not show ratings)
         "creator_rating": (
             f"{round(rating)}{'?' if is_provisional(getattr(game, 'creator_deviation', None)) else ''}"
@@ -48,7 +51,7 @@ def challenge_row(request: HttpRequest, game: Game) -> dict[str, Any]:
         ),
         "their_side": other_side(side),
         "your_side": side,
-        "invitee": game.invitee.get_username() if game.invitee_id else "",
+        "invitee": game.invitee.display_name if game.invitee_id else "",
         "clock": game.clock,  # the time control ("3+2", "3d"), "" for none
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
     }
@@ -63,9 +66,9 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
     player = request.user
     lists = [
         list(with_creator_rating(open_challenges(player))), list(with_creator_rating(challenges_for(player))),
-        list(my_challenges(player)), list(live_games(player)),
+        list(my_challenges(player)), list(live_games(player)), list(your_turn_games(player)),
     ]
-    open_list, for_me, mine, live = lists
+    open_list, for_me, mine, live, to_move = lists
     now = timezone.now()
     seeks = open_seeks(now=now)  # quick pairing: who is looking for a game
     # ... and whenever one of this player's games against someone else moves on (the history's table)
@@ -80,16 +83,22 @@ def lobby_live_context(request: HttpRequest) -> dict[str, Any]:
             {"game": g, "label": variant_label(g.variant), "x": g.seat_label("X"), "o": g.seat_label("O")}
             for g in live
         ],
+        "your_turn_games": [
+            {"game": g, "label": variant_label(g.variant), "opponent": g.seat_label(other_side(g.to_move))}
+            for g in to_move
+        ],
         "seeks": seek_rows(seeks, player, now),
         "lobby_version": hashlib.sha256(signature.encode()).hexdigest()[:16],
         "lobby_poll": LOBBY_POLL,
     }
 
 
-def lobby_context(request: HttpRequest) -> dict[str, Any]:
-    """The lobby above the history: its live lists and the form to challenge someone."""
+def lobby_context(request: HttpRequest, *, board: str | None = None, note: str = "") -> dict[str, Any]:
+    """The home page: quick pairing's tiles (of ``board``; ``note``: what the panel says first), the lobby's live
+    lists and the form to challenge someone."""
     return {
         **lobby_live_context(request),
-        **quick_pairing_context(request.user),
+        **quick_pairing_context(request.user, board=board, note=note),
         "challenge_form": NewGameForm(initial={"opponent": "human"}, auto_id="challenge_%s"),
+        "bots": bots(),  # bot accounts to name in the challenge (issue 33)
     }

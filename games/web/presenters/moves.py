@@ -26,6 +26,24 @@ def move_rows(view: GameView, verdicts: list[MoveVerdict] | None = None) -> list
     return [(row.ply, row.side, row.side.lower(), row.name, marks.get(row.ply, "")) for row in view.moves]
 
 
+#: a numbered row of the move list, as chess writes it ("1. b2 a1"): the number, X's move and O's (a ``MoveRow``
+#: each, None before the first move of a game that O began, and after the last)
+MovePair = tuple[int, MoveRow | None, MoveRow | None]
+
+
+def move_pairs(rows: list[MoveRow]) -> list[MovePair]:
+    """The move list in numbered pairs: X's move and O's answer share a number. A game started from a position
+    with O to move opens with "1. … a1"."""
+    pairs: list[MovePair] = []
+    for row in rows:
+        if row[1] == "X" or not pairs or pairs[-1][2] is not None:
+            pairs.append((len(pairs) + 1, row, None) if row[1] == "X" else (len(pairs) + 1, None, row))
+        else:
+            number, first, _ = pairs[-1]
+            pairs[-1] = (number, first, row)
+    return pairs
+
+
 def standing(proven: str | None, chance: float) -> str:
     """A position's evaluation in words: the proven result, else X's chance to win."""
     if proven == "draw":

@@ -15,11 +15,13 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
-from ...models import Game, Opponent
-from ...pov import GameView, clock_text
+from ...models import Game
+from ...pov import GameView, clock_text, other_side
+from .arenas import game_arena
 from .board import live_board
 from .drawn import draw_each
-from .moves import move_rows
+from .moves import move_pairs, move_rows
+from .swap2 import opening_context
 
 #: after a two-player game ends, its players' pages keep polling this long for a rematch offer
 REMATCH_WINDOW = timedelta(minutes=10)
@@ -35,7 +37,7 @@ GAME_URLS = (
     ("draw_accept", "draw_accept"), ("draw_decline", "draw_decline"), ("claim", "claim"), ("takeback", "takeback"),
     ("again", "again"), ("hint", "hint"), ("rematch", "rematch"), ("rematch_accept", "rematch_accept"),
     ("rematch_decline", "rematch_decline"), ("replay", "replay"), ("accept", "accept"), ("cancel", "cancel"),
-    ("decline", "decline"), ("record", "record"), ("abort", "abort"),
+    ("decline", "decline"), ("record", "record"), ("abort", "abort"), ("berserk", "berserk"),
 )
 
 
@@ -96,33 +98,53 @@ def page_title(view: GameView) -> str:
 
 
 def seats(game: Game) -> dict[str, Any]:
-    """Who sits where, for the players line of the game page and the replay."""
+    """Who sits where, for the replay's players line."""
     return {
         "x_label": game.seat_label("X"),
         "o_label": game.seat_label("O"),
         "x_rating": game.rating_change("X"),
         "o_rating": game.rating_change("O"),
-        # a running game between two players: each seat's rating as the game started
-        "x_rating_now": game.rating_now("X"),
-        "o_rating_now": game.rating_now("O"),
     }
 
 
-def clocks(view: GameView) -> dict[str, Any]:
-    """Each seat's clock for the players line (``x_clock``, ``o_clock``; None without a clock): the time left when
-    the page was drawn, in ms and in words, whether it runs and whether it is low. static/js/clock.js counts the
-    running one down from there."""
+def clock_face(view: GameView, side: str) -> dict[str, Any] | None:
+    """A seat's clock (None without one): the time left when the page was drawn, in ms and in words, whether it
+    runs and whether it is low. static/js/clock.js counts the running one down from there."""
     clock = view.clock
     if clock is None:
-        return {"x_clock": None, "o_clock": None}
+        return None
     return {
-        f"{side.lower()}_clock": {
-            "side": side, "ms": clock.ms[side], "text": clock.text(side), "running": clock.running == side,
-            "low": clock.ms[side] < clock.low_ms, "low_ms": clock.low_ms, "kind": clock.kind,
-            "label": view.seat_label(side),
-        }
-        for side in ("X", "O")
+        "side": side, "ms": clock.ms[side], "text": clock.text(side), "running": clock.running == side,
+        "low": clock.ms[side] < clock.low_ms, "low_ms": clock.low_ms, "kind": clock.kind,
+        "label": view.seat_label(side), "own": side in view.sides,
     }
+
+
+def seat_bars(view: GameView) -> list[dict[str, Any]]:
+    """The two seats beside the board, the top one first: each side's name, rating and clock. The viewer's own
+    side is at the bottom (X on one screen, for spectators and in watched games), as a player sits at a board."""
+    game = view.game
+    bottom = "O" if view.sides == ("O",) else "X"
+    to_move = view.to_move if view.running else None
+    bars = []
+    for side in (other_side(bottom), bottom):
+        change = game.rating_change(side)
+        bars.append({
+            "side": side, "mark": side.lower(), "place": "bottom" if side == bottom else "top",
+            "label": game.seat_label(side), "you": side in view.sides and len(view.sides) == 1,
+            "rating_change": change, "rating_now": None if change else game.rating_now(side),
+            "to_move": to_move == side, "clock": clock_face(view, side),
+        })
+    return bars
+
+
+def premove(request: HttpRequest, view: GameView) -> bool:
+    """Whether this page may premove (static/js/board.js): the player asked for it, and this is their running game
+    with a clock against another person."""
+    return bool(
+        getattr(request.user, "premove", False) and view.clock is not None and view.running
+        and len(view.sides) == 1 and view.two_players
+    )
 
 
 def play_context(
@@ -131,12 +153,8 @@ def play_context(
 ) -> dict[str, Any]:
     """The context of the game page and of its ``#play`` partial: the view and what the page draws of it."""
     game = view.game
-    rows = move_rows(view)
+    rows = move_pairs(move_rows(view))
     every = poll_every(view) or (POLL_EVERY if hint_pending else "")
-    # The players line is on the page; an htmx answer brings it (out of band) only where it can change while the
-    # page is open: between people (an accepted challenge, ratings, clocks), or for another game (Play again).
-    # Against the computer it never changes: leaving it out spared a tenth of the answer's template work.
-    players = not oob or new_page or game.opponent == Opponent.HUMAN
     return {
         "view": view,
         "game": game,
@@ -158,14 +176,17 @@ def play_context(
         "poll_hidden": POLL_HIDDEN if every and view.sides and not game.is_finished else "",
         "claim_poll_at": claim_poll_at(view),
         "share_url": request.build_absolute_uri(reverse("games:detail", args=[game.pk])) if view.can_cancel else "",
-        "invitee_label": game.invitee.get_username() if game.invitee_id else "",
+        "invitee_label": game.invitee.display_name if game.invitee_id else "",
         "oob": oob,
         "new_page": new_page,
-        "players_oob": oob and players,
-        **(seats(game) if players else {}),
-        **(clocks(view) if players else {}),
-        "clock_control": view.clock.control if view.clock and players else "",
+        # the seats beside the board, in #play: their clocks and an accepted challenge's new player come with
+        # every answer
+        "seat_bars": seat_bars(view),
+        "premove": premove(request, view),
+        "clock_control": view.clock.control if view.clock else "",
         **first_move(game, view),
+        **game_arena(view),
+        **opening_context(view),
     }
 
 

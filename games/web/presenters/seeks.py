@@ -10,13 +10,23 @@ from typing import Any
 from django.utils import timezone
 
 from ...models import Seek
-from ...pairing import rating_window
-from ...pools import Pool
-from ...selectors import fresh_seeks
+from ...rating.glicko2 import is_provisional
+from ...rating.matchmaking import rating_window
+from ...rating.pools import Pool
+from ...selectors import fresh_seeks, open_seeks, rating_deviation
 from ..forms import SeekForm
+from .home import pairing_board, pairing_tiles
 
 #: how often the waiting panel asks about its seek (which keeps it alive and looks again, the window wider)
 SEEK_PING = "2s"
+
+
+def _deviation(seek: Seek) -> float | None:
+    """The seeker's rating deviation in the seek's pool, for the "?" of a provisional rating shown everywhere else
+    (the lobby's seeks come with it: ``open_seeks``)."""
+    if hasattr(seek, "deviation"):
+        return seek.deviation
+    return rating_deviation(seek.player_id, seek.pool)
 
 
 def seek_row(seek: Seek, viewer: Any, now: datetime) -> dict[str, Any]:
@@ -25,7 +35,7 @@ def seek_row(seek: Seek, viewer: Any, now: datetime) -> dict[str, Any]:
     return {
         "seek": seek,
         "player": seek.player.get_username(),
-        "rating": round(seek.rating),
+        "rating": f"{round(seek.rating)}{'?' if is_provisional(_deviation(seek)) else ''}",
         "board": pool.label.rsplit(" · ", 1)[0],
         "speed": pool.label.rsplit(" · ", 1)[1],
         "clock": "No clock" if seek.clock == "none" else seek.clock,
@@ -40,15 +50,20 @@ def seek_rows(seeks: list[Seek], viewer: Any, now: datetime) -> list[dict[str, A
 
 
 def quick_pairing_context(
-    viewer: Any, *, seek: Seek | None = None, form: SeekForm | None = None, note: str = ""
+    viewer: Any, *, seek: Seek | None = None, form: SeekForm | None = None, note: str = "", board: str | None = None,
 ) -> dict[str, Any]:
-    """The panel: ``seek`` waiting (the player's own if not given), else the form (``form``: a refused one)."""
+    """The panel: ``seek`` waiting (the player's own if not given), else the tiles of ``board`` (by default the one
+    the player last sought on) and the form (``form``: a refused one)."""
     now = timezone.now()
     if seek is None and form is None:
         seek = fresh_seeks(now=now).filter(player=viewer).select_related("player").first()
+    waiting = seek is not None and seek.game_id is None
     return {
-        "my_seek": seek_row(seek, viewer, now) if seek is not None and seek.game_id is None else None,
+        "my_seek": seek_row(seek, viewer, now) if waiting else None,
         "seek_form": form or SeekForm(auto_id="seek_%s"),
         "seek_note": note,
         "seek_ping": SEEK_PING,
+        "pairing": None if waiting else pairing_tiles(
+            pairing_board(board, getattr(viewer, "pairing_board", "")), open_seeks(now=now), viewer
+        ),
     }

@@ -9,5 +9,7 @@
 - ``pages``: a new game, the rules, the leaderboard;
 - ``analysis``: the analysis board (any position, the computer's best move);
 - ``records``: game records out and in;
+- ``arenas``: arena tournaments (the lists, an arena's page, joining, withdrawing, the ping, Berserk);
+- ``puzzles``: puzzles (the boards, missed wins, the next puzzle, a puzzle's try: moves and hints);
 - ``live``: server push (Server-Sent Events) for open pages.
 """

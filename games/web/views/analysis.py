@@ -19,10 +19,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
+from ...edge.http_errors import http_error
 from ...engine import VARIANTS, PositionError, State, get_variant, parse_position, position_string
 from ...engine.analysis import outcome_words
 from ...errors import GameError
-from ...http_errors import http_error
 from ...services import game_from_position_string
 from ...services.assists import evaluation_result, position_evaluation
 from ..forms import COMPUTER_LEVEL_CHOICES
@@ -31,6 +31,12 @@ from ..responses import go_to, message, parse_count
 
 #: moves kept in a line (a 19 x 19 board has 361 cells)
 MAX_LINE = 400
+
+#: the board picker's empty boards: the variant word of a position string (``?variant=``) and its name
+BOARDS = (
+    ("classic", "Classic 3 x 3"), ("four", "4 x 4"), ("nxn-5", "5 x 5"), ("nxn-7", "7 x 7"),
+    ("mnk-15-15-5", "Gomoku 15 x 15"), ("ultimate-0", "Ultimate"), ("multi-0", "Multi"),
+)
 
 
 def _variant_start(word: str) -> State:
@@ -118,6 +124,7 @@ def _board_context(start_state: State, names: str, at_text: str | None, move_tex
         "forward_url": board_url(start, played, min(len(played), at + 1)), "last_url": board_url(start, played),
         "url": board_url(start, played, at), "here_url": board_url(position, []),
         "levels": COMPUTER_LEVEL_CHOICES,
+        "boards": BOARDS, "board_word": start.split("_", 1)[0],
     }
 
 
@@ -156,7 +163,7 @@ def _best_words(state: State, found: dict[str, Any]) -> dict[str, str]:
         words += f" With best play from both sides: {outcome_words(outcome, state.to_move)}."
     elif found.get("x_chance") is not None:  # a search's estimate (the same code as a game's analysis)
         words += f" X's chance to win: {round(100 * float(found['x_chance']))}%."
-    return {"text": words, "name": state.variant.cell_name(move)}
+    return {"text": words, "name": state.variant.cell_name(move), "move": move}
 
 
 def _best(request: HttpRequest, position: str, found: dict[str, Any] | None, task: str | None) -> HttpResponse:

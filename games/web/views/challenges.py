@@ -36,12 +36,12 @@ def challenge_decline_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _challenge_gone(request: HttpRequest, pk: int, action: Callable[..., None], done: str) -> HttpResponse:
-    """Cancel or decline a challenge (``action``), then back to My games and the lobby, saying so."""
+    """Cancel or decline a challenge (``action``), then back to the lobby (the home page), saying so."""
     game = load_game(request, pk)
     try:
         action(game=game, player=request.user)
     except GameError as err:
         return refused(request, game, err)
     messages.success(request, f"Challenge #{pk} {done}.")
-    url = reverse("games:history")
+    url = reverse("home")
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

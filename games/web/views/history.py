@@ -1,7 +1,9 @@
-"""My games: the history with its filters and the lobby above it; the live parts' polls (the lobby, the
-navigation's badges)."""
+"""My games: the player's own games with their filters; the live parts' polls (the table, the home page's lobby,
+the navigation's badges)."""
 
 from __future__ import annotations
+
+import hashlib
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -12,9 +14,9 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import trigger_client_event
 
 from ...pov import game_row
-from ...selectors import RESULT_FILTERS, count_waiting, game_history
+from ...selectors import RESULT_FILTERS, count_waiting, game_history, my_games_mark
 from ..forms import HistoryFilterForm
-from ..presenters.lobby import lobby_context, lobby_live_context
+from ..presenters.lobby import lobby_live_context
 from ..responses import parse_count
 
 HISTORY_PAGE_SIZE = 20
@@ -48,14 +50,17 @@ def history(request: HttpRequest) -> HttpResponse:
             f"There is no page {asked} (pages 1 to {paginator.num_pages}), so page {page.number} is shown."
             if asked is not None else f"“{page_text[:20]}” is not a page number, so page {page.number} is shown."
         )
+    version = hashlib.sha256(repr(my_games_mark(request.user)).encode()).hexdigest()[:16]
+    if request.htmx and request.GET.get("v") == version and not problems:
+        return HttpResponse(status=204)  # the table's own poll: none of the player's running games changed
     rows = [game_row(game, request.user) for game in page.object_list]
     query = "&".join(f"{k}={v}" for k, v in (("variant", variant), ("result", result)) if v)
     context = {"form": form, "page": page, "rows": rows, "query": query, "result_filters": RESULT_FILTERS,
-               "filter_error": " ".join(problems)}
+               "filter_error": " ".join(problems), "history_version": version}
     status = 400 if problems else 200
     if request.htmx:
         return render(request, "games/history.html#history", context, status=status)
-    return render(request, "games/history.html", {**context, **lobby_context(request)}, status=status)
+    return render(request, "games/history.html", context, status=status)
 
 
 @login_required
@@ -75,13 +80,11 @@ def my_turn(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The history page's lobby lists for its poll: 204 while ``v`` is still their version, else the lists."""
+    """The home page's lobby lists for its poll: 204 while ``v`` is still their version, else the lists."""
     if not request.htmx:
-        return redirect("games:history")
+        return redirect("home")
     context = lobby_live_context(request)
     if request.GET.get("v") == context["lobby_version"]:
         return HttpResponse(status=204)
-    # A challenge accepted, a game moved on: the badge of games waiting for this player and the history's table
-    # ask again.
-    response = trigger_client_event(render(request, "games/history.html#lobby_live", context), "my-turn")
-    return trigger_client_event(response, "history-changed")
+    # A challenge accepted, a game moved on: the badge of games waiting for this player asks again.
+    return trigger_client_event(render(request, "games/home.html#lobby_live", context), "my-turn")

@@ -1,8 +1,9 @@
 """``/games/live/``: server push for open pages (Server-Sent Events), fed by the process's hub (the ``push`` app).
 
 A page opens one stream for what it shows: its game (``?game=<id>``, a game this player may see), the lobby
-(``?lobby=1``) and always the player's own badges. Each notice is one line naming what changed (``event: game``
-with the game's id, ``event: lobby``, ``event: me``) and carries the log's position as its id; the page then asks
+(``?lobby=1``), an arena tournament (``?arena=<id>``) and always the player's own badges. Each notice is one line
+naming what changed (``event: game`` with the game's id, ``event: lobby``, ``event: me``, ``event: arena`` with the
+arena's id) and carries the log's position as its id; the page then asks
 for its fragment through the usual views. A page (re)connecting says where it was (``Last-Event-ID``, or
 ``?since=`` with the position its page was rendered at): the notices it missed are replayed, or ``event:
 reload`` tells it to ask for everything it shows.
@@ -27,9 +28,10 @@ from django.views.decorators.http import require_safe
 
 from push.streams import KEEPALIVE, MAX_AGE, Opened, Refused, close_stream, cursor, open_stream, refresh
 
-from ...errors import GameNotFound
-from ...live import LOBBY, game_topic, player_topic
+from ...errors import ArenaNotFound, GameNotFound
+from ...live import LOBBY, arena_topic, game_topic, player_topic
 from ...selectors import game_for_viewer
+from ...standings import arena_by_id
 
 #: how long the browser waits before reconnecting after a stream ends or breaks (milliseconds)
 RETRY_MS = 1000
@@ -58,6 +60,14 @@ def live(request: HttpRequest) -> HttpResponse:
             return _refusal(404, "no such game", 0)
     if request.GET.get("lobby") == "1":
         topics.append(LOBBY)
+    arena = request.GET.get("arena", "")
+    if arena:
+        if not (arena.isascii() and arena.isdigit() and len(arena) <= 19):
+            return _refusal(400, "arena must be an arena's number", 0)
+        try:
+            topics.append(arena_topic(arena_by_id(int(arena)).pk))
+        except ArenaNotFound:
+            return _refusal(404, "no such arena", 0)
     if not settings.LIVE_STREAMS:
         return _refusal(503, "Live updates are served by the site's ASGI server: this page asks for changes now "
                              "and then instead.", 30)
@@ -81,6 +91,8 @@ def notices(topics: set[str], position: str) -> str:
             lines.append("event: lobby\ndata: 1\n")
         elif topic.startswith("game:"):
             lines.append(f"event: game\ndata: {topic.removeprefix('game:')}\n")
+        elif topic.startswith("arena:"):
+            lines.append(f"event: arena\ndata: {topic.removeprefix('arena:')}\n")
         else:
             lines.append("event: me\ndata: 1\n")
     if lines and position:

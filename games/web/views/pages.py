@@ -15,8 +15,9 @@ from players.forms import focus_first_error
 from ...engine import VARIANTS
 from ...errors import InvalidGameSettings, InvalidInvitee
 from ...models import Rating
-from ...pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
-from ...rating import INITIAL_RATING, PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS, PROVISIONAL_DEVIATION
+from ...rating import PAIR_GAMES_LIMIT, PAIR_WINDOW_HOURS
+from ...rating.glicko2 import INITIAL_RATING, PROVISIONAL_DEVIATION
+from ...rating.pools import LEGACY_SPEED, InvalidPool, Pool, pool_key
 from ...selectors import LEADERBOARD_SIZE, leaderboard, rated_pools
 from ...services import computer_opening, game_create
 from ..forms import NewGameForm
@@ -88,7 +89,7 @@ def chosen_pool(pool: str | None, variant: str | None, rated: list[str]) -> Pool
 @require_safe
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
     """The best-rated players of one pool (``?pool=`` a pool key such as ``nxn-5:untimed``; ``?variant=`` for a
-    variant's default board, untimed; by default the pool with the most rated players)."""
+    variant's default board, untimed; by default the pool with the most rated players); ``?bots=1``: its bots."""
     rated = rated_pools()
     context: dict[str, Any] = {"tabs": [(key, Pool.parse(key).label) for key in rated]}
     try:
@@ -96,12 +97,15 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     except InvalidPool as err:
         context.update(pool="", error=str(err))
         return render(request, "games/leaderboard.html", context, status=400)
-    rows = leaderboard(pool.key, LEADERBOARD_SIZE)
+    bots = request.GET.get("bots") == "1"  # people and bots are listed apart (issue 33)
+    rows = leaderboard(pool.key, LEADERBOARD_SIZE, bots=bots)
     mine = Rating.objects.filter(player=request.user, pool=pool.key, games__gt=0).first()
     my_rank = None
-    if mine is not None and not any(row.player_id == request.user.pk for row in rows):
+    if mine is not None and request.user.is_bot == bots and not any(row.player_id == request.user.pk for row in rows):
         my_rank = (
-            Rating.objects.filter(pool=pool.key, player__is_active=True, games__gt=0, rating__gt=mine.rating).count()
+            Rating.objects.filter(
+                pool=pool.key, player__is_active=True, player__is_bot=bots, games__gt=0, rating__gt=mine.rating
+            ).count()
             + 1
         )
     if pool.key not in rated:
@@ -109,6 +113,7 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     context.update(
         pool=pool.key,
         label=pool.label,
+        bots=bots,
         rows=rows,
         mine=mine,
         my_rank=my_rank,

@@ -10,12 +10,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from ...errors import GameError, InvalidMove, MoveConflict, NotComputerTurn
-from ...models import Game
+from ...errors import GameError, GameNotFound, InvalidMove, MoveConflict, NotComputerTurn
 from ...positions import fresh_position, game_position
-from ...selectors import can_view, rematch_id
+from ...selectors import game_for_viewer, rematch_id
 from ...services import ask_computer, game_abort, game_resign, move_play
-from ...services.clocks import due
+from ...services.timekeeping import due
 from ..responses import game_action, load_game, message, parse_count, parse_move, refused, render_play
 
 
@@ -87,8 +86,12 @@ def game_abort_view(request: HttpRequest, pk: int) -> HttpResponse:
     return game_action(request, pk, game_abort)
 
 
-#: what the poll reads to see whether a clock has run out (games.services.clocks.due)
-CLOCK_FIELDS = ("clock", "clock_x_ms", "clock_o_ms", "clock_running", "clock_since", "clock_deadline")
+#: what the poll reads: who may see the game, its version, and whether a clock has run out
+#: (games.services.timekeeping.due)
+POLL_FIELDS = (
+    "version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id", "status", "ply",
+    "clock", "clock_x_ms", "clock_o_ms", "clock_running", "clock_since", "clock_deadline",
+)
 
 
 @login_required
@@ -100,13 +103,9 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     the columns that say who may see it; htmx swaps nothing on 204, so a page can ask every second at almost no
     cost. Anything else loads the game through the one loader.
     """
-    row = (
-        Game.objects.filter(pk=pk)
-        .only("version", "private", "x_player_id", "o_player_id", "created_by_id", "invitee_id", "status", "ply",
-              *CLOCK_FIELDS)
-        .first()
-    )
-    if row is None or not can_view(row, request.user):
+    try:
+        row = game_for_viewer(pk, request.user, fields=POLL_FIELDS)
+    except GameNotFound:
         # A cancelled challenge, or a game this player may not see: the same answer (no hint). It replaces #play,
         # so that no Accept button is left to press and the page stops asking.
         return reswap(retarget(render(request, "games/game.html#gone", status=404), "#play"), "outerHTML")

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from ...edge.http_errors import http_error
 from ...errors import GameError, InvalidRecord
-from ...http_errors import http_error
 from ...records import game_record, records_stream
 from ...selectors import game_history
 from ...services import game_import
@@ -50,6 +50,13 @@ def records_download(request: HttpRequest) -> HttpResponse:
     return _attachment(response, f"{name}.txt")
 
 
+def _typed_record(request: HttpRequest) -> str:
+    """The text area's record (field ``record``). A browser also sends the form's file input, empty, under the
+    same name, which Django lists as a second, empty ``record`` value after the typed one: the first with text
+    counts."""
+    return next((text for text in request.POST.getlist("record") if text.strip()), "")
+
+
 def _posted_record(request: HttpRequest) -> str | bytes:
     """The record sent as a file (field ``record``: its bytes, which the import decodes once it has counted the
     try) or typed into the text area (field ``record``)."""
@@ -57,7 +64,7 @@ def _posted_record(request: HttpRequest) -> str | bytes:
     if upload is not None and upload.size:
         check_size(upload.size)  # refused before it is read
         return upload.read()
-    return request.POST.get("record", "")
+    return _typed_record(request)
 
 
 @login_required
@@ -74,7 +81,7 @@ def record_import(request: HttpRequest) -> HttpResponse:
             raise InvalidRecord("paste a record or choose a file: nothing was sent")
         game = game_import(player=request.user, text=text)
     except GameError as err:
-        typed = request.POST.get("record", "")
+        typed = _typed_record(request)
         context.update(error=message(err), record=typed if len(typed) <= MAX_IMPORT_BYTES else "")
         response = render(request, "games/import.html", context, status=http_error(err).status)
         if getattr(err, "retry_after", None):

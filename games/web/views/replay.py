@@ -11,17 +11,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import replace_url
 
+from ...edge.http_errors import http_error
 from ...engine import position_string
 from ...errors import AnalysisUnavailable, GameError
-from ...http_errors import http_error
 from ...models import Game
 from ...positions import Position, game_moves, state_after
 from ...pov import GameView, game_view
+from ...puzzles import puzzles_of_game
 from ...services import game_analysis, game_from_position
 from ..forms import COMPUTER_LEVEL_CHOICES
 from ..presenters.board import board_context
 from ..presenters.graph import evaluation_graph
-from ..presenters.moves import analysis_words, move_rows, replay_announcement
+from ..presenters.moves import analysis_words, move_pairs, move_rows, replay_announcement
 from ..presenters.play import game_urls, seats
 from ..responses import go_to, load_game, message, parse_count
 
@@ -116,7 +117,7 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         "forward": min(total, ply + 1),
         "last": total,
         "board": board_context(shown, last=moves[ply - 1] if ply else -1),
-        "moves": move_rows(view, verdicts),
+        "moves": move_pairs(move_rows(view, verdicts)),
         "graph": evaluation_graph(verdicts, ply, reverse("games:replay", args=[game.pk]), view.name)
         if verdicts else None,
         "replay": True,
@@ -127,6 +128,9 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         # the move shown was a mistake: play on from before it, as the side that made it
         "try_better_label": f"Try the better move as {verdicts[ply - 1].side}, from before move {ply}:"
         if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake else "",
+        # the move shown missed a proven win that was cut into a puzzle (games.services.puzzles): solve it there
+        "puzzle_url": _puzzle_url(game, ply) if game.is_finished and ply and verdicts and verdicts[ply - 1].mistake
+        else "",
         "levels": COMPUTER_LEVEL_CHOICES,
         "error": error,
         "nested": view.variant.nested,
@@ -138,3 +142,8 @@ def _replay_context(view: GameView, shown, ply: int, verdicts, error: str) -> di
         "status_tone": view.status_tone if at_end else "",
         **seats(game),
     }
+
+
+def _puzzle_url(game: Game, ply: int) -> str:
+    found = puzzles_of_game(game).get(ply)
+    return reverse("puzzle", args=[found]) if found else ""

@@ -1,9 +1,9 @@
-"""Quick pairing on the lobby (My games): seek a game, the waiting panel's ping, cancel, play someone's seek.
+"""Quick pairing on the home page: seek a game, the waiting panel's ping, cancel, play someone's seek.
 
 The panel (``games/seeks.html#quick_pairing``) swaps itself: the form's answer is the waiting panel, which asks
 every couple of seconds (and at once when the page hears "me changed" by server push) until the seek is paired;
 then htmx is sent to the game (HX-Redirect). Without JavaScript each answer is a redirect: to the game once
-paired, else back to My games, which shows the panel as it stands.
+paired, else back to the home page, which shows the panel as it stands.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from players.services import remember_pairing_board
+
+from ...edge.http_errors import http_error
 from ...errors import GameError, InvalidGameSettings, NotYourSeek, SeekNotFound, SeekTaken
-from ...http_errors import http_error
 from ...models import Seek
 from ...services import seek_accept, seek_cancel, seek_create, seek_ping
 from ..forms import SeekForm
+from ..presenters.home import PAIRING_BOARDS
 from ..presenters.seeks import quick_pairing_context
 from ..responses import message
 
@@ -45,7 +48,7 @@ def _panel(request: HttpRequest, *, status: int = 200, **context) -> HttpRespons
         return render(request, "games/seeks.html", quick_pairing_context(request.user, **context), status=status)
     if context.get("note"):
         messages.info(request, context["note"])
-    return redirect("games:history")
+    return redirect("home")
 
 
 @login_required
@@ -72,6 +75,8 @@ def seek_create_view(request: HttpRequest) -> HttpResponse:
         except InvalidGameSettings as err:
             form.add_error(None, message(err))
         else:
+            if request.POST.get("board") in PAIRING_BOARDS:  # a tile: its board comes first on the home page next time
+                remember_pairing_board(player=request.user, board=request.POST["board"])
             if seek.game_id is not None:
                 return _to_game(request, seek.game_id)
             return _panel(request, seek=seek)
