@@ -13,8 +13,8 @@ its last search (or its pondering) left and goes on from the subtree of the move
 finds nothing and searches afresh, as before. The move chosen never depends on what is kept: a kept tree whose
 root does not lead to the position by one or two moves is dropped.
 
-Only ``mcts`` with ``reuse`` (its default) keeps trees; for every other strategy ``choose_in_game`` is
-``strategy.choose(state)`` and ``ponder`` does nothing.
+Only ``mcts`` with ``reuse`` in force (its default on ultimate) keeps trees; for every other strategy
+``choose_in_game`` is ``strategy.choose(state)`` and ``ponder`` does nothing.
 """
 
 from __future__ import annotations
@@ -77,14 +77,16 @@ class TreeCache:
 TREES = TreeCache()
 
 
-def _keeps(strategy: Strategy) -> bool:
-    return strategy.name == "mcts" and bool(strategy.options.get("reuse"))
+def _keeps(strategy: Strategy, state: State) -> bool:
+    """Whether ``strategy`` keeps its tree on ``state``'s board: mcts where ``reuse`` is in force (by default on
+    ultimate, as the search's other defaults)."""
+    return strategy.name == "mcts" and strategy.uses("reuse", state.variant)  # type: ignore[attr-defined]
 
 
 def choose_in_game(strategy: Strategy, state: State, key: Hashable, cache: TreeCache = TREES) -> int:
     """``strategy.choose(state)``; an mcts with ``reuse`` starts from the tree kept for ``key`` (if it leads to
     ``state``) and leaves its tree there for the next move."""
-    if not _keeps(strategy):
+    if not _keeps(strategy, state):
         return strategy.choose(state)
     strategy.adopt(cache.take(key))  # type: ignore[attr-defined]
     try:
@@ -101,7 +103,7 @@ def ponder(strategy: Strategy, state: State, key: Hashable, seconds: float,
     every 50 ms) or the tree reaches the cache's size limit, and keep the tree for ``key``: the next
     ``choose_in_game`` goes on from the subtree of the opponent's move. Returns the iterations run (0 when the
     strategy keeps no trees or the game is over)."""
-    if not _keeps(strategy) or state.is_over:
+    if not _keeps(strategy, state) or state.is_over:
         return 0
     strategy.adopt(cache.take(key))  # type: ignore[attr-defined]
     try:

@@ -109,3 +109,14 @@ def test_a_subtree_keeps_every_statistic_of_its_nodes() -> None:
 
     assert walk(sub, 0) == walk(tree, child)
     assert len(sub.visits) < len(tree.visits)
+
+
+def test_the_default_mcts_keeps_its_tree_on_ultimate_and_not_elsewhere() -> None:
+    """``get_strategy("mcts")`` as the levels build it (``reuse`` unset: in force on ultimate) keeps trees there."""
+    cache = TreeCache()
+    state = _opening(4)
+    choose_in_game(get_strategy("mcts", iterations=300, seed=1), state, "u", cache)
+    assert "u" in cache
+    multi = get_variant("multi").new_game()
+    choose_in_game(get_strategy("mcts", iterations=300, seed=1), multi, "m", cache)
+    assert "m" not in cache
