@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
 .PHONY: run serve test test-sqlite test-postgres lint bench bench-web bench-mixed bench-live bench-cluster bench-browser \
-	chromium servers nginx wrk migrate clean ladder screenshots arena-sim
+	chromium servers nginx wrk migrate clean ladder match screenshots arena-sim
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -83,6 +83,11 @@ bench: $(VENV)/.runtime
 # boards games start from balanced "pro" openings by default (`--opening`).
 ladder: $(VENV)/.runtime
 	$(PY) -m games.engine.ladder $(ARGS)
+
+# Two players, colours alternating: the score (docs/ladder.md). E.g. `make match ARGS="--versus old --games 24"`
+# (level 8 against level 8 as it was before issue 34); see `python -m games.engine.match --help`.
+match: $(VENV)/.runtime
+	$(PY) -m games.engine.match $(ARGS)
 
 # Load benchmark of the real server (make serve's stack, 2 page workers) on SQLite and on PostgreSQL; not part of
 # `make test`. Options after ARGS=, e.g. `make bench-web ARGS="--players 32 --seconds 20"`; see `bench/web.py --help`;

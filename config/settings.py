@@ -255,6 +255,12 @@ GAME_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_SECONDS", "0.
 GAME_ANALYSIS_TOTAL_SECONDS = float(os.environ.get("DJANGO_GAME_ANALYSIS_TOTAL_SECONDS", "20"))
 POSITION_ANALYSIS_SECONDS = float(os.environ.get("DJANGO_POSITION_ANALYSIS_SECONDS", "0.05" if TESTING else "1.0"))
 
+# A task worker that has played the computer's move in a game against a person thinks on the person's time (mcts on
+# ultimate: games.services.thinking) for at most this long, stopping as soon as they move or other work comes; 0 off.
+# The tests turn it off (their workers would burn a core after each move); tests/services/test_thinking.py turns
+# it on.
+COMPUTER_PONDER_SECONDS = float(os.environ.get("DJANGO_COMPUTER_PONDER_SECONDS", "0" if TESTING else "20"))
+
 # Arena tournaments: the site schedules a few each hour for its busiest pools (games.services.arenas.schedule_arenas,
 # run by the task workers' sweep); DJANGO_ARENA_SCHEDULE=0 turns that off (the tests do).
 ARENA_SCHEDULE = os.environ.get("DJANGO_ARENA_SCHEDULE", "0" if TESTING else "1") == "1"

@@ -37,8 +37,7 @@ BENCH_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 EXTRA_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("gomoku", {"seconds": 0.9}),
     ("gomoku", {"depth": 1, "vct": False, "seconds": 0.3}),
-    ("mcts", {"seconds": 0.9, "solver": True}),
-    ("mcts", {"seconds": 0.9, "solver": True, "reuse": True}),
+    ("mcts", {"seconds": 0.9, "solver": True, "prior": False, "book": False, "reuse": False}),  # before issue 34
 )
 #: a (strategy, variant) pair stops being measured once one move took this long
 SLOW_MOVE = 15.0
@@ -164,16 +163,26 @@ def hard_rows(variants: list[tuple[str, Variant]], games: int, moves: int) -> li
     return rows
 
 
+#: the searches whose iterations per second are measured: mcts's defaults (without the opening book, which
+#: would answer from the empty board without searching) and the plain search of before issue 34
+MCTS_SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("default", {"book": False}),
+    ("plain UCT + solver", {"prior": False, "book": False, "reuse": False, "solver": True}),
+)
+
+
 def mcts_rows(iterations: int) -> list[list[object]]:
-    """One search of ``iterations`` from the empty board: iterations per CPU second and per wall second."""
+    """One search of ``iterations`` from the empty board per search setting: iterations per CPU second and per
+    wall second."""
     rows: list[list[object]] = []
     for key in ("ultimate", "multi"):
-        strategy = get_strategy("mcts", iterations=iterations, seed=1)
-        cpu_start, wall_start = time.process_time(), time.perf_counter()
-        strategy.choose(get_variant(key).new_game())
-        cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
-        done: int = strategy.last_iterations  # type: ignore[attr-defined]
-        rows.append([key, done, done / cpu, done / wall])
+        for label, options in MCTS_SEARCHES:
+            strategy = get_strategy("mcts", iterations=iterations, seed=1, **options)
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            strategy.choose(get_variant(key).new_game())
+            cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
+            done: int = strategy.last_iterations  # type: ignore[attr-defined]
+            rows.append([key, label, done, done / cpu, done / wall])
     return rows
 
 
@@ -205,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     iterations = args.mcts_iterations or (5_000 if args.quick else 20_000)  # 20,000: about one 'hard' move
     out(f"\nmcts from the empty board (one search of up to {iterations:,} iterations)")
-    out(table(["variant", "iterations", "iterations/s", "per wall s"], mcts_rows(iterations)))
+    out(table(["variant", "search", "iterations", "iterations/s", "per wall s"], mcts_rows(iterations)))
 
     if not args.skip_strategies:
         out(f"\nTime per move at the default setting (ms; first {moves} moves of each of {games} seeded games "

@@ -10,9 +10,10 @@ positions) and by the analysis board's "best move":
   to block is a proven loss. Otherwise the alpha-beta value of its move (or, where no search ran, the board's
   static value) is mapped to a chance by a logistic curve (``GOMOKU_SCALE``); a forced win by threes (VCT,
   which the search does not check against every defence) counts as 0.95;
-- ultimate and multi (and grids of more than 8 in a row): MCTS with the MCTS-solver for ``seconds``; the chance
-  is the mean reward of the most visited move (a draw counts a half), a proven win or loss where the solver
-  proves one (it proves wins and losses, never draws).
+- ultimate and multi (and grids of more than 8 in a row): the search of ``mcts`` (with its defaults: on
+  ultimate the move prior) and the MCTS-solver for ``seconds``; the chance is the mean reward of the most
+  visited move (a draw counts a half), a proven win or loss where the solver proves one (it proves wins and
+  losses, never draws).
 
 A finished position is its result. The time is per position: a 60-move game at 0.25 s takes about 15 s.
 """
@@ -28,10 +29,9 @@ from math import exp
 from .analysis import MoveVerdict, analyse, can_analyse
 from .core import State, Variant
 from .grid import GridState, GridVariant
-from .nested import NestedState
 from .strategies.gomoku import GomokuStrategy
 from .strategies.gomoku_board import C_WIN, WON, Board, shape_for
-from .strategies.mcts import _GridGame, _NestedGame, _Tree
+from .strategies.mcts import MCTSStrategy
 from .strategies.perfect import solver_for
 
 #: the time per position (seconds) when none is given: the analysis of a game and the analysis board alike
@@ -147,12 +147,13 @@ def _gomoku(state: GridState, seconds: float) -> Evaluation:
 
 def _mcts(state: State, seconds: float, seed: int) -> Evaluation:
     side = state.to_move
-    game = _NestedGame(state, solver=True) if isinstance(state, NestedState) else _GridGame(state)  # type: ignore[arg-type]
+    strategy = MCTSStrategy(seconds=seconds, seed=seed, solver=True, book=False, reuse=False)
+    game = strategy.game_for(state)
     moves = game.root_moves()
     winning = game.winning_move(moves)
     if winning is not None:
         return Evaluation(_for_x(1.0, side), side, winning)
-    tree = _Tree(1.0)
+    tree = strategy.fresh_tree(game)
     game.run(tree, random.Random(seed), 1 << 62, time.perf_counter() + seconds, False)
     kids = tree.kids[tree.root]
     visited = [k for k in kids if tree.visits[k]]

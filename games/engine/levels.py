@@ -27,8 +27,9 @@ Each variant family has its own rungs (``ladder(variant)`` lists them):
   scored 71-79 %). (The old easy and medium there, alphabeta depth 1 and depth 2 weighted,
   scored 2-2 against random and lost 4-0 to mcts at 0.05 s.) On ultimate the top two use the
   MCTS-solver: 8 of 12 games against plain mcts at 0.3 s, 4 of 8 at 0.9 s; on multi it scored 5 of 12,
-  so multi keeps plain mcts. Smart playouts and the reused tree did not win their matches
-  (docs/ladder.md).
+  so multi keeps plain mcts. On ultimate every mcts rung plays mcts's defaults there (issue 34): the solver,
+  the move prior in the tree, the opening book and the reused tree; the budgets are as before, each rung
+  re-measured against the one below (docs/ladder.md).
 
 ``hard`` is the strongest play within about a second per move on a 2-core machine, as before;
 ``easy`` (alphabeta depth 1) is what it was on every grid, ``medium`` (threats) on the small and n x n

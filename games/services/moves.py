@@ -12,7 +12,8 @@ list), update it if unchanged, insert the move. A computer seat that answers in 
 three queries. A slower computer never thinks inside a request: its turn is a task for the workers
 (``computer_turn``, defined here beside the service it runs: ``schedule_computer_move``), enqueued in the
 transaction that stores the move before it; its id is kept on the game, so that the queue can be asked whether it
-is still to come (``queue.pending``) and the workers' sweep replaces one that was lost.
+is still to come (``queue.pending``) and the workers' sweep replaces one that was lost. Once it has played, the
+worker thinks on the person's time until they move or other work comes (``thinking``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..engine import IllegalMove, State
+from ..engine.pondering import choose_in_game
 from ..errors import (
     GameFinished,
     GameNotFound,
@@ -48,6 +50,7 @@ from .common import check_playable
 from .computer import WATCH_PACE, answers_at_once, fair_priority, game_owner_id, seat_strategy
 from .queue import COMPUTER_QUEUE, pending, task
 from .ratings import rate_game
+from .thinking import ponder_after_move, seat_key
 from .timekeeping import check_flag, clock_after_move
 
 
@@ -230,7 +233,10 @@ def computer_move(
         strategy = seat_strategy(seen, seen.to_move, variant)
         moves = current_moves(seen)
         state = state_after(seen, moves)
-        choice = strategy.choose(state)
+        if version is None:
+            choice = strategy.choose(state)
+        else:  # a worker's task goes on from the tree its last search or pondering kept (mcts on ultimate)
+            choice = choose_in_game(strategy, state, seat_key(seen, seen.to_move))
         after = state.play(choice)
         try:
             with transaction.atomic():
@@ -256,11 +262,12 @@ def play_computer_turn(*, game_id: int, version: int) -> str:
     Returns what happened in a word: "played", or why not ("stale": the game moved on, was taken back or
     ended meanwhile; "gone": it no longer exists)."""
     try:
-        computer_move(game=game_id, version=version)
+        position = computer_move(game=game_id, version=version)
     except GameNotFound:
         return "gone"
     except (MoveConflict, NotComputerTurn, GameFinished):
         return "stale"
+    ponder_after_move(position)  # the opponent's time, while the worker has nothing else to do
     return "played"
 
 

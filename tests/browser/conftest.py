@@ -81,7 +81,8 @@ def task_worker(transactional_db) -> Iterator[subprocess.Popen[str]]:
     else:
         url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env.update(DATABASE_URL=url, DJANGO_DEBUG="1", TASK_SWEEP_GRACE="2", DJANGO_ARENA_SCHEDULE="0")
+    env.update(DATABASE_URL=url, DJANGO_DEBUG="1", TASK_SWEEP_GRACE="2", DJANGO_ARENA_SCHEDULE="0",
+               DJANGO_COMPUTER_PONDER_SECONDS="0")
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "worker", "--nice", "0", "--interval", "0.05", "--sweep-every", "1"],
         cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -5,17 +5,29 @@ Options:
 - ``iterations``: playouts per move; ``seconds``: thinking time per move. Either or both (whichever
   runs out first); neither means ``seconds=1.0``. Only an ``iterations`` bound is repeatable.
 - ``seed``: seeds the generator, so with ``iterations`` the same positions get the same moves.
-- ``c`` (default 1.0): the UCT exploration constant; rewards are 1 win, 1/2 draw, 0 loss.
-- ``solver`` (ultimate, multi): MCTS-solver. A move that ends the game with a win is a proven win; a
-  position with a winning move is a proven loss for the side that moved into it, and one whose moves
-  are all proven losses is a proven win. UCT then always takes a proven win and never a proven loss,
+- ``c``: the UCT exploration constant; rewards are 1 win, 1/2 draw, 0 loss. By default 0.5 with the move
+  prior (``prior``), 1.0 without it.
+- ``solver`` (ultimate, multi; by default on ultimate): MCTS-solver. A move that ends the game with a win is a
+  proven win; a position with a winning move is a proven loss for the side that moved into it, and one whose
+  moves are all proven losses is a proven win. UCT then always takes a proven win and never a proven loss,
   and the search stops once the root is proven.
+- ``prior`` (ultimate with its default rules; by default on there): the tree knows the game
+  (``mcts_knowing``): moves are expanded best-looking first, a child's mean carries a bias from the move's
+  prior that fades with its visits, and a node widens to more children as its visits grow. The prior
+  (``mcts_prior``) values winning or blocking a small board and sending the opponent to a decided board, and
+  marks down sending them to a board they win at once or to a free choice.
+- ``book`` (ultimate with its default rules; by default on there): the opening book's move
+  (``mcts_book``: long offline searches of every position of the first plies, up to symmetry) without search.
+- ``reuse`` (ultimate, multi; by default on ultimate): the strategy object keeps its last tree; when the next
+  position follows the last one by a move or two (its own and the reply), the search goes on from that subtree
+  (copied out: the rest is dropped). The move chosen is still legal and sound for the position given, whatever
+  came before; only the statistics carry over. ``games.engine.pondering`` keeps such trees per game across
+  strategy objects, and thinks on the opponent's time (``ponder``).
 - ``smart`` (ultimate, multi): playouts that, on the small board they are sent to, take a win of that
-  board when there is one, else block the opponent's, else play at random.
-- ``reuse`` (ultimate, multi): the strategy object keeps its last tree; when the next position follows
-  the last one by a move or two (its own and the reply), the search goes on from that subtree. The move
-  chosen is still legal and sound for the position given, whatever came before; only the statistics
-  carry over.
+  board when there is one, else block the opponent's, else play at random (off: it did not win its match).
+
+``solver``, ``prior``, ``book`` and ``reuse`` left unset (None) mean "where it was measured to help"
+(docs/ladder.md); ``False`` turns one off, ``True`` turns ``solver`` or ``reuse`` on for multi too.
 
 The final move is the most visited root child. A move that wins at once is played without search.
 
@@ -32,28 +44,31 @@ from __future__ import annotations
 
 import random
 import time
-from math import inf, log, sqrt
-from operator import add as add_
-from operator import or_
+from collections.abc import Callable
+from math import inf
 from typing import Any
 
 from ..core import State, Variant
 from ..grid import GridState, GridVariant
 from ..nested import NestedState, NestedVariant
-from ..nested_raw import (
-    ONGOING,
-)
 from .base import Strategy, register
-from .mcts_playouts import _smart_playout
+from .mcts_book import book_move
+from .mcts_knowing import KNOWING_C, KnowingGame
+from .mcts_search import _GridGame, _NestedGame
+from .mcts_tree import _Tree
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_C = 1.0
 #: an hour a move: a budget no one waits for (inf or 1e308 would never return)
 MAX_SECONDS = 3600
-#: how often (in iterations) an ``iterations``-bounded search checks whether the leader is settled
-SETTLE_CHECK = 64
 #: a kept tree larger than this (nodes) is dropped rather than reused (memory)
 REUSE_LIMIT = 3_000_000
+#: pondering asks its ``stop`` this often (seconds)
+PONDER_SLICE = 0.05
+
+
+def _default_rules_ultimate(variant: Variant) -> bool:
+    return variant.key == "ultimate" and not getattr(variant, "closes_won", True)
 
 
 @register
@@ -64,9 +79,11 @@ class MCTSStrategy(Strategy):
         "seconds": ((int, float), None),
         "seed": (int, None),
         "c": ((int, float), None),
-        "solver": (bool, False),
+        "solver": (bool, None),
+        "prior": (bool, None),
+        "book": (bool, None),
+        "reuse": (bool, None),
         "smart": (bool, False),
-        "reuse": (bool, False),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -84,7 +101,7 @@ class MCTSStrategy(Strategy):
             seconds = self.options["seconds"] = DEFAULT_SECONDS  # shown as the setting in use
         self.iterations: int | None = iterations
         self.seconds: float | None = seconds
-        self.c = float(DEFAULT_C if c is None else c)
+        self.c: float | None = None if c is None else float(c)
         self.rng = random.Random(self.options["seed"])
         #: iterations run by the last ``choose`` (for benchmarks)
         self.last_iterations = 0
@@ -96,14 +113,61 @@ class MCTSStrategy(Strategy):
     def supports(self, variant: Variant) -> bool:
         return isinstance(variant, (NestedVariant, GridVariant))
 
+    def uses(self, option: str, variant: Variant) -> bool:
+        """Whether ``option`` (solver, prior, book, reuse) is in force on ``variant``: its value, or where unset,
+        whether it was measured to help there."""
+        value = self.options[option]
+        if option in ("prior", "book"):
+            return value is not False and _default_rules_ultimate(variant)
+        if value is not None:
+            return bool(value) and isinstance(variant, NestedVariant)
+        return variant.key == "ultimate"
+
     def _choose(self, state: State) -> int:
+        started = time.perf_counter()
         if isinstance(state, NestedState):
-            return self._search(_NestedGame(state, self.options["solver"], self.options["smart"]), state)
+            if self.uses("book", state.variant):
+                move = book_move(state)
+                if move is not None:
+                    self.last_iterations = self.last_reused = 0
+                    self._kept = None
+                    return move
+            return self._search(self._nested(state), state, started)
         if isinstance(state, GridState):
-            return self._search(_GridGame(state))
+            return self._search(_GridGame(state), None, started)  # type: ignore[arg-type]
         raise ValueError(f"strategy 'mcts' does not support {state!r}")  # pragma: no cover - supports() guards
 
-    def _search(self, game: _NestedGame | _GridGame, state: State | None = None) -> int:
+    def _nested(self, state: NestedState) -> _NestedGame:
+        """The search of a nested position with this strategy's options."""
+        variant = state.variant
+        solver = self.uses("solver", variant)
+        if self.uses("prior", variant):
+            return KnowingGame(state, solver, self.options["smart"])
+        return _NestedGame(state, solver, self.options["smart"])
+
+    def game_for(self, state: State) -> _NestedGame | _GridGame:
+        """The search of ``state`` this strategy runs (the analysis runs it too, on a ``fresh_tree``)."""
+        if isinstance(state, NestedState):
+            return self._nested(state)
+        assert isinstance(state, GridState)
+        return _GridGame(state)
+
+    def fresh_tree(self, game: _NestedGame | _GridGame) -> _Tree:
+        return game.new_tree(self._c(game))
+
+    def _c(self, game: _NestedGame | _GridGame) -> float:
+        if self.c is not None:
+            return self.c
+        return KNOWING_C if isinstance(game, KnowingGame) else DEFAULT_C
+
+    def _tree_for(self, game: _NestedGame | _GridGame, state: State | None) -> _Tree:
+        keep = state is not None and self.uses("reuse", state.variant)
+        tree = self._reused(state, game) if keep else None  # type: ignore[arg-type]
+        #: visits the search started with (a reused subtree's), for tests and benchmarks
+        self.last_reused = 0 if tree is None else tree.visits[tree.root]
+        return tree if tree is not None else game.new_tree(self._c(game))
+
+    def _search(self, game: _NestedGame | _GridGame, state: State | None, started: float) -> int:
         moves = game.root_moves()
         if len(moves) == 1:
             self.last_iterations = 0
@@ -112,13 +176,9 @@ class MCTSStrategy(Strategy):
         if winning is not None:
             self.last_iterations = 0
             return winning
-        tree = self._reused(state) if self.options["reuse"] and state is not None else None
-        #: visits the search started with (a reused subtree's), for tests and benchmarks
-        self.last_reused = 0 if tree is None else tree.visits[tree.root]
-        if tree is None:
-            tree = _Tree(self.c)
+        tree = self._tree_for(game, state)
         budget = self.iterations if self.iterations is not None else 1 << 62
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else started + self.seconds
         self.last_iterations = game.run(tree, self.rng, budget, deadline, self.iterations is not None)
         visits, total, root = tree.visits, tree.total, tree.root
         kids = tree.kids[root]
@@ -131,18 +191,64 @@ class MCTSStrategy(Strategy):
         else:
             alive = [k for k in kids if proven[k] != -1 and visits[k]] or [k for k in kids if visits[k]] or kids
             best = max(alive, key=lambda k: (visits[k], total[k] / visits[k] if visits[k] else 0.0))
-        if self.options["reuse"] and state is not None:
+        if state is not None and self.uses("reuse", state.variant):
             self._kept = (state, tree)
         self._last_tree = tree  # for tests: what the last search proved
         return tree.kmove[best]
 
-    def _reused(self, state: State) -> _Tree | None:
-        """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two."""
+    def root_stats(self, move: int) -> tuple[int, float, float]:
+        """Of the last search: the visits of ``move`` at the root, their share of the root's, the mean result
+        for the side that played it (the opening book's figures); zeros when no search ran."""
+        tree = self._last_tree
+        if tree is None:
+            return 0, 0.0, 0.0
+        root = tree.root
+        for k in tree.kids[root]:
+            if tree.kmove[k] == move and tree.visits[k]:
+                return tree.visits[k], tree.visits[k] / max(tree.visits[root], 1), tree.total[k] / tree.visits[k]
+        return 0, 0.0, 0.0
+
+    # Trees kept across strategy objects (games.engine.pondering) -------------------------------------------
+    def adopt(self, kept: tuple[State, _Tree] | None) -> None:
+        """Start from ``kept`` (a root position and its tree, as ``release`` gave them) at the next search."""
+        self._kept = kept
+
+    def release(self) -> tuple[State, _Tree] | None:
+        """The kept tree with its root position (None if there is none), handed over: this strategy forgets it."""
+        kept, self._kept = self._kept, None
+        return kept
+
+    def ponder(self, state: State, seconds: float, stop: Callable[[], bool] | None = None,
+               max_nodes: int = 1 << 62) -> int:
+        """Search ``state`` without choosing (the opponent's time) for up to ``seconds``, until ``stop()`` (asked
+        every ``PONDER_SLICE`` seconds), a proven root or ``max_nodes`` nodes; the tree is kept as after a move.
+        Returns the iterations run. Only nested positions with ``reuse`` are pondered."""
+        if not isinstance(state, NestedState) or not self.uses("reuse", state.variant) or state.is_over:
+            return 0
+        game = self._nested(state)
+        if len(game.root_moves()) < 2:
+            return 0
+        tree = self._tree_for(game, state)
+        end = time.perf_counter() + seconds
+        done = 0
+        while True:
+            now = time.perf_counter()
+            if now >= end or (stop is not None and stop()) or len(tree.visits) >= max_nodes or tree.proven[tree.root]:
+                break
+            done += game.run(tree, self.rng, 1 << 62, min(end, now + PONDER_SLICE), False)
+        self._kept = (state, tree)
+        self.last_iterations = done
+        return done
+
+    def _reused(self, state: NestedState, game: _NestedGame) -> _Tree | None:
+        """The kept tree re-rooted at ``state`` when ``state`` follows the kept root by a move or two (and the
+        tree is of the kind this search grows)."""
         if self._kept is None:
             return None
         old, tree = self._kept
         self._kept = None
-        if not isinstance(state, NestedState) or old.variant != state.variant or len(tree.visits) > REUSE_LIMIT:
+        if (not isinstance(old, NestedState) or old.variant != state.variant or len(tree.visits) > REUSE_LIMIT
+                or type(tree) is not type(game.new_tree(0.0))):
             return None
         # a NestedState keeps no history: the moves since the kept root are the cells that filled since
         diff = [m for m in range(81) if (state.xs[m // 9] | state.os[m // 9]) >> (m % 9) & 1
@@ -162,294 +268,6 @@ class MCTSStrategy(Strategy):
                 return None
         if tree.proven[node] != 0:
             return None
-        tree.reroot(node)
-        return tree
-
-
-class _Tree:
-    """The search tree as parallel lists indexed by node number (node 0 is the root).
-
-    Per node: visits, summed reward (for the side that moved into it), the move into it, its moves
-    not yet expanded (None: not listed yet), its children, and, aligned with the children, their
-    mean rewards and 1/sqrt(visits): kept in the parent so that UCT selection is two C-level maps.
-    ``up_mean[i]``/``up_inv[i]``/``slot[i]`` say where node i's own entries live in its parent.
-    Children lists are made when a node is first listed, so the many leaves cost no lists.
-    """
-
-    __slots__ = (
-        "c", "visits", "total", "kmove", "untried", "kids", "cmean", "cinv", "up_mean", "up_inv", "slot",
-        "root", "parent", "proven",
-    )
-
-    def __init__(self, c: float) -> None:
-        self.c = c
-        #: the node searched from (not 0 once a kept tree is re-rooted)
-        self.root = 0
-        self.parent: list[int] = [-1]
-        #: per node, for the side that moved into it: 1 a proven win, -1 a proven loss, 0 not known (solver)
-        self.proven: list[int] = [0]
-        self.visits: list[int] = [0]
-        self.total: list[float] = [0.0]
-        self.kmove: list[int] = [-1]
-        self.untried: list[list[int] | None] = [None]
-        self.kids: list[list[int]] = [[]]
-        self.cmean: list[list[float]] = [[]]
-        self.cinv: list[list[float]] = [[]]
-        self.up_mean: list[list[float]] = [[]]
-        self.up_inv: list[list[float]] = [[]]
-        self.slot: list[int] = [0]
-
-    def add(self, parent: int, move: int) -> int:
-        """A new child of ``parent`` reached by ``move``; returns its number."""
-        child = len(self.visits)
-        self.visits.append(0)
-        self.total.append(0.0)
-        self.kmove.append(move)
-        self.untried.append(None)
-        self.kids.append(_NO_KIDS)
-        self.cmean.append(_NO_KIDS)
-        self.cinv.append(_NO_KIDS)
-        cm, ci = self.cmean[parent], self.cinv[parent]
-        self.slot.append(len(cm))
-        cm.append(0.0)
-        ci.append(0.0)
-        self.up_mean.append(cm)
-        self.up_inv.append(ci)
-        self.kids[parent].append(child)
-        self.parent.append(parent)
-        self.proven.append(0)
-        return child
-
-    def reroot(self, node: int) -> None:
-        """Search from ``node`` from now on (its statistics are kept; the rest of the tree is unused)."""
-        self.root = node
-
-    def prove(self, node: int, value: int) -> None:
-        """``node`` is a proven win (1) or loss (-1) for the side that moved into it; pass it up the path.
-
-        A child that wins for its mover makes its parent a loss for the parent's mover; a parent all of
-        whose moves are listed, expanded and lost makes a win for the parent's mover. A proven node's mean
-        in its parent is set far out of reach, so UCT always picks a win and never a loss again."""
-        proven, root = self.proven, self.root
-        while True:
-            proven[node] = value
-            if node == root:
-                return
-            self.up_mean[node][self.slot[node]] = 1e9 if value == 1 else -1e9
-            parent = self.parent[node]
-            if value == 1:
-                node, value = parent, -1
-                continue
-            # a loss for the mover into node: the parent is won only if every move from it is lost
-            todo = self.untried[parent]
-            if todo is None or todo or any(proven[k] != -1 for k in self.kids[parent]):
-                return
-            node, value = parent, 1
-
-    def list_moves(self, node: int, moves: list[int]) -> list[int]:
-        self.untried[node] = moves
-        self.kids[node] = []
-        self.cmean[node] = []
-        self.cinv[node] = []
-        return moves
-
-    def back_up(self, path: list[int], reward: float) -> None:
-        """``reward`` is for the side that moved into path[0]; the sides alternate down the path."""
-        visits, total, up_mean, up_inv, slot = self.visits, self.total, self.up_mean, self.up_inv, self.slot
-        proven = self.proven
-        visits[self.root] += 1
-        for n in path:
-            k = visits[n] + 1
-            visits[n] = k
-            t = total[n] + reward
-            total[n] = t
-            i = slot[n]
-            if not proven[n]:  # a proven node keeps its mark (far out of reach) in the parent
-                up_mean[n][i] = t / k
-            up_inv[n][i] = k**-0.5
-            reward = 1.0 - reward
-
-
-#: placeholder children list of a node not listed yet (never appended to)
-_NO_KIDS: list[Any] = []
-
-
-def _settled(tree: _Tree, remaining: int) -> bool:
-    """True when no other root child can catch the most visited one in ``remaining`` iterations."""
-    kids = tree.kids[tree.root]
-    if len(kids) < 2:
-        return True
-    top = sorted(map(tree.visits.__getitem__, kids))
-    return top[-1] - top[-2] > remaining
-
-
-#: c * sqrt(log(n)) for n visits, grown as searches need it (a lookup instead of two calls per step)
-def _explore_table(c: float, size: int) -> list[float]:
-    return [0.0] + [c * sqrt(log(n)) for n in range(1, size)]
-
-
-def _reward(result: int, side: int) -> float:
-    return 1.0 if result == side else 0.5 if result < 0 else 0.0
-
-
-class _NestedGame:
-    """Search on the raw masks of a nested variant (ultimate, multi)."""
-
-    def __init__(self, state: NestedState, solver: bool = False, smart: bool = False) -> None:
-        self.variant: NestedVariant = state.variant  # type: ignore[assignment]
-        self.xs = list(state.xs)
-        self.os = list(state.os)
-        self.occ = list(map(or_, state.xs, state.os))
-        self.won = [state.xwon, state.owon]
-        self.full = state.full
-        self.target = state.target
-        self.side = state.ply & 1
-        self.solver = solver
-        self.playout = _smart_playout(self.variant) if smart else self.variant.raw_playout
-
-    def root_moves(self) -> list[int]:
-        v = self.variant
-        return v.raw_moves(self.occ, v.raw_closed(self.won[0], self.won[1], self.full), self.target)
-
-    def winning_move(self, moves: list[int]) -> int | None:
-        step = self.variant.raw_step
-        for m in moves:
-            if step(self.xs[:], self.os[:], self.occ[:], self.won[:], self.full, self.side, m)[2] == self.side:
-                return m
-        return None
-
-    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
-        """Iterate until the budget, the deadline or (``settle``) a settled leader; returns iterations done."""
-        v = self.variant
-        step, moves_of, closes_won = v.raw_step, v.raw_moves, v.closes_won
-        playout = self.playout
-        randbytes, rand, clock = rng.randbytes, rng.random, time.perf_counter
-        rxs, ros, rocc, rwon = self.xs, self.os, self.occ, self.won
-        rfull, rtarget, rside = self.full, self.target, self.side
-        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
-        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
-        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
-        solver, prove, proven, root = self.solver, tree.prove, tree.proven, tree.root
-        done = 0
-        explore = _explore_table(c, max(min(budget, 4096), visits[root]) + 2)
-        while done < budget:
-            if deadline is not None and clock() >= deadline:
-                break
-            if visits[root] + 2 >= len(explore):
-                explore = _explore_table(c, 2 * len(explore))
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
-                break
-            if solver and proven[root]:
-                break
-            done += 1
-            xs, os_, occ, won = rxs[:], ros[:], rocc[:], rwon[:]
-            full, target, side = rfull, rtarget, rside
-            node = root
-            path = []
-            while True:
-                todo = untried[node]
-                if todo is None:
-                    todo = list_moves(node, moves_of(occ, full | won[0] | won[1] if closes_won else full, target))
-                if todo:  # expand one random untried move, then play out from there
-                    i = int(rand() * len(todo))
-                    m = todo[i]
-                    todo[i] = todo[-1]
-                    todo.pop()
-                    full, target, res = step(xs, os_, occ, won, full, side, m)
-                    child = add(node, m)
-                    path.append(child)
-                    if res == ONGOING:
-                        res = playout(xs, os_, occ, won[0], won[1], full, target, side ^ 1, randbytes)
-                    elif solver and res == side:
-                        prove(child, 1)  # the move wins the game: its parent is lost for the other side
-                    break
-                scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
-                node = kids[node][scores.index(max(scores))]
-                path.append(node)
-                full, target, res = step(xs, os_, occ, won, full, side, kmove[node])
-                if res != ONGOING:  # a finished game in the tree: its result is exact
-                    break
-                side ^= 1
-            back_up(path, _reward(res, rside))
-        return done
-
-
-class _GridGame:
-    """Search on the two bit masks of a grid variant."""
-
-    def __init__(self, state: GridState) -> None:
-        self.variant: GridVariant = state.variant  # type: ignore[assignment]
-        self.x = state.x
-        self.o = state.o
-        self.side = state.ply & 1
-
-    def root_moves(self) -> list[int]:
-        occ = self.x | self.o
-        return [i for i in range(self.variant.cell_count) if not occ >> i & 1]
-
-    def winning_move(self, moves: list[int]) -> int | None:
-        mine = self.o if self.side else self.x
-        cell_lines = self.variant.cell_lines
-        for m in moves:
-            after = mine | 1 << m
-            if any(after & line == line for line in cell_lines[m]):
-                return m
-        return None
-
-    def run(self, tree: _Tree, rng: random.Random, budget: int, deadline: float | None, settle: bool) -> int:
-        v = self.variant
-        cell_lines, full_mask, cells, playout = v.cell_lines, v.full, range(v.cell_count), v.raw_playout
-        rand, clock = rng.random, time.perf_counter
-        rx, ro, rside = self.x, self.o, self.side
-        visits, kmove, untried = tree.visits, tree.kmove, tree.untried
-        kids, cmean, cinv = tree.kids, tree.cmean, tree.cinv
-        add, list_moves, back_up, c = tree.add, tree.list_moves, tree.back_up, tree.c
-        done = 0
-        explore = _explore_table(c, min(budget, 4096) + 2)
-        while done < budget:
-            if deadline is not None and clock() >= deadline:
-                break
-            if done + 2 >= len(explore):
-                explore = _explore_table(c, 2 * len(explore))
-            if settle and done % SETTLE_CHECK == 0 and done and _settled(tree, budget - done):
-                break
-            done += 1
-            x, o, side = rx, ro, rside
-            node = 0
-            path = []
-            while True:
-                todo = untried[node]
-                if todo is None:
-                    occ = x | o
-                    todo = list_moves(node, [i for i in cells if not occ >> i & 1])
-                expanded = bool(todo)
-                if expanded:
-                    i = int(rand() * len(todo))
-                    m = todo[i]
-                    todo[i] = todo[-1]
-                    todo.pop()
-                    path.append(add(node, m))
-                else:
-                    scores = list(map(add_, cmean[node], map(explore[visits[node]].__mul__, cinv[node])))
-                    node = kids[node][scores.index(max(scores))]
-                    path.append(node)
-                    m = kmove[node]
-                bit = 1 << m
-                if side:
-                    o |= bit
-                    mine = o
-                else:
-                    x |= bit
-                    mine = x
-                if any(mine & line == line for line in cell_lines[m]):
-                    res = side
-                    break
-                if x | o == full_mask:
-                    res = -1
-                    break
-                side ^= 1
-                if expanded:
-                    res = playout(x, o, side, rand)
-                    break
-            back_up(path, _reward(res, rside))
-        return done
+        out = tree.subtree(node)
+        out.c = self._c(game)
+        return out
