@@ -53,7 +53,7 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 
 # Production-like server (DEBUG off): migrate, collectstatic (hashed + compressed names), then nginx in front of
-# gunicorn's sync workers (the pages) and uvicorn (the live streams), and the task workers, under supervisord.
+# gunicorn's threaded workers (the pages) and uvicorn (the live streams), and the task workers, under supervisord.
 # Settings from the environment; see scripts/serve.sh and docs/operations.md.
 serve: $(VENV)/.runtime nginx
 	scripts/serve.sh

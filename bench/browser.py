@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/browser.py [--games 4] [--redis] [--clock 5+3]
 
-``make serve``'s processes (scripts/serve.py: nginx, gunicorn's sync workers, uvicorn, a task worker) on a scratch
+``make serve``'s processes (scripts/serve.py: nginx, gunicorn's threaded workers, uvicorn, a task worker) on a scratch
 SQLite database (``--redis``: the push, sessions and caches through a Redis server of its own), and two Chromium
 pages (Debian's, driven by Playwright), each signed in as one of two players through the login page. They play
 ``--games`` 4 x 4 games with a clock, a move at a time: the mover clicks a free cell, and the time from the click

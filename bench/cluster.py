@@ -5,7 +5,7 @@ opponent's page on the other, and that none is missed.
     .venv/bin/python bench/cluster.py [--games 16] [--seconds 30] [--think 0.2]
 
 Starts a throw-away PostgreSQL (scripts/with-postgres.sh, or a scratch database on DATABASE_URL's server), a Redis
-server, and two app servers as ``make serve`` runs them (scripts/serve.py: nginx, gunicorn's sync workers, uvicorn,
+server, and two app servers as ``make serve`` runs them (scripts/serve.py: nginx, gunicorn's threaded workers, uvicorn,
 a task worker), A and B, each configured by its environment alone. ``--games`` games between two players run at
 once, each in a client process: X plays through A's API and has its game page's push stream open on A; O plays
 through B's API and listens on B. Each move (a random legal cell of a 10 x 10 board, then ``--think`` seconds

@@ -107,7 +107,7 @@ class Session:
                 raise ConnectionError("the server closed the connection in the middle of an answer")
             rest += chunk
         if close:
-            self.close()  # gunicorn's sync workers answer "Connection: close"
+            self.close()  # the server said "Connection: close" (gunicorn alone, without nginx, may)
         return status, location, rest[:length].decode()
 
     @staticmethod
@@ -210,7 +210,7 @@ def process_cpu(pid: int, *, workers: bool | None = None) -> float:
 
 def start_stack(env: dict[str, str], port: int, *, web_workers: int = 2, task_workers: int = 0,
                 run_dir: str | Path | None = None) -> subprocess.Popen:
-    """`make serve`'s processes (scripts/serve.py under supervisord: nginx on ``port``, gunicorn's sync workers,
+    """`make serve`'s processes (scripts/serve.py under supervisord: nginx on ``port``, gunicorn's threaded workers,
     uvicorn for the streams, ``task_workers`` task workers), on a migrated database with collected static files;
     every process's output goes to ``stack.log`` in ``run_dir``. Stop it with ``terminate()``."""
     run = Path(run_dir) if run_dir else Path(tempfile.mkdtemp(prefix="ttt-stack-"))

@@ -5,7 +5,7 @@
 
 The real site as ``make serve`` runs it, on a scratch database (a temporary SQLite file; ``--db postgres``: a
 throw-away PostgreSQL server started by scripts/with-postgres.sh with its production durability settings, or
-DATABASE_URL if given), migrated: scripts/serve.py's processes (nginx in front of gunicorn's sync workers, 2 of
+DATABASE_URL if given), migrated: scripts/serve.py's processes (nginx in front of gunicorn's threaded workers, 2 of
 them; uvicorn) and ``--workers`` task workers (``manage.py worker``, at their own lower CPU priority). Every
 simulated player is a client process with its own API token (players.models.ApiToken), speaking the JSON API
 over HTTP/1.1 (bench/web.py's ``Session``, with the token and JSON bodies), and all are released together:
@@ -106,7 +106,7 @@ class ApiSession(Session):
                 raise ConnectionError("the server closed the connection in the middle of an answer")
             rest += chunk
         if close:
-            self.close()  # gunicorn's sync workers answer "Connection: close"
+            self.close()  # the server said "Connection: close" (gunicorn alone, without nginx, may)
         text = rest[:length]
         try:
             return status, json.loads(text) if text else None

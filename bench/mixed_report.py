@@ -86,7 +86,8 @@ def report(args: argparse.Namespace, quick: list[str], hard: list[str], results:
     quick_errors = [e for r in results if r.role == "quick" for e in r.errors]
 
     cores = os.cpu_count() or 1
-    print(f"  gunicorn: {args.web_workers} {args.server} workers; task workers: {args.workers} (manage.py worker, "
+    print(f"  gunicorn: {args.web_workers} workers (config/gunicorn.conf.py) behind nginx; "
+          f"task workers: {args.workers} (manage.py worker, "
           f"nice +10); {cores} cores; {args.seconds:.0f} s per phase; load average after: "
           + " ".join(f"{x:.2f}" for x in load_after))
     phases = []

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Load benchmark of the real server: `make serve`'s stack on 127.0.0.1 (nginx in front of gunicorn's sync workers, 2
-of them; uvicorn for the live streams, idle here), DEBUG off, against SQLite and PostgreSQL.
+"""Load benchmark of the real server: `make serve`'s stack on 127.0.0.1 (nginx in front of gunicorn's threaded
+workers, 2 of them; uvicorn for the live streams, idle here), DEBUG off, against SQLite and PostgreSQL.
 
     .venv/bin/python bench/web.py [--players 16] [--seconds 15] [--db sqlite,postgres]
 
@@ -372,8 +372,8 @@ def main() -> int:
     parser.add_argument("--stall-seconds", type=float, default=6,
                         help="first, time the machine's own stalls for this long (bench/stalls.py; 0: skip)")
     parser.add_argument("--server", choices=("serve", "gunicorn", "uvicorn"), default="serve",
-                        help="make serve's stack (nginx in front of gunicorn's sync workers: the default), "
-                             "gunicorn's sync workers alone, or uvicorn alone (ASGI)")
+                        help="make serve's stack (nginx in front of gunicorn's threaded workers: the default), "
+                             "gunicorn's workers alone, or uvicorn alone (ASGI)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: benchmark DATABASE_URL, labelled so
     args = parser.parse_args()
     if args.one:

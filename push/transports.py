@@ -142,6 +142,10 @@ def configured_log() -> Log:
     return RedisLog(url) if url else DatabaseLog()
 
 
+#: connections each of the Redis log's two pools opens at most, per process
+POOL_SIZE = 32
+
+
 class RedisLog:
     """A Redis stream (``<prefix>log``) and its epoch (``<prefix>epoch``)."""
 
@@ -154,12 +158,18 @@ class RedisLog:
         self.key, self.epoch_key = f"{prefix}log", f"{prefix}epoch"
         # Appends come from requests and task workers after their commit: a Redis that does not answer must not
         # hold them long (the page's polls cover a lost notice). Reads block up to a second on purpose.
-        self.writer = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=1.0, socket_connect_timeout=1.0
-        )
-        self.reader = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=5.0, socket_connect_timeout=2.0
-        )
+        # One log serves every thread of the process, and under uvicorn each request runs its view in a thread of
+        # its own: a burst of pages opening their streams at once (a server restarted with 2,000 pages open) asks
+        # for more connections than redis-py's default pool allows (100; past it, "Too many connections" and the
+        # page refused). Blocking pools make a thread wait for a free connection instead.
+        self.writer = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=1.0, decode_responses=True, socket_timeout=1.0,
+            socket_connect_timeout=1.0,
+        ))
+        self.reader = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=5.0, decode_responses=True, socket_timeout=5.0,
+            socket_connect_timeout=2.0,
+        ))
         self._lost = False  # an append failed: the next one that works starts a new epoch
 
     def append(self, topics: list[str]) -> None:

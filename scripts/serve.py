@@ -4,7 +4,7 @@ the migrations and collectstatic first).
 
 Writes config/serve/nginx.conf and config/serve/supervisord.conf, their @NAMES@ filled in from the environment,
 into a run directory of this server (SERVE_RUN_DIR, default .run/<PORT>), then runs supervisord in the
-foreground: nginx on HOST:PORT (the site's address), gunicorn's sync workers for the pages on 127.0.0.1:WEB_PORT,
+foreground: nginx on HOST:PORT (the site's address), gunicorn's threaded workers for the pages on 127.0.0.1:WEB_PORT,
 uvicorn for the live streams on 127.0.0.1:PUSH_PORT, and TASK_WORKERS task workers. A process that exits is
 started again; Ctrl-C (or SIGTERM) stops them all.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Production server: DEBUG off, migrate, collectstatic (whitenoise: hashed and compressed names), then the site's
-# processes under supervisord (scripts/serve.py): nginx in front, gunicorn's sync workers for the pages, uvicorn for
+# processes under supervisord (scripts/serve.py): nginx in front, gunicorn's threaded workers for the pages, uvicorn for
 # the live streams, the task workers.
 #
 # Environment (all optional except as noted):

@@ -82,3 +82,30 @@ def test_a_restarted_redis_changes_the_epoch(redis_server):
     renewed = log.epoch()
     log.append(["game:3"])
     assert log.epoch() != renewed  # an append failed in between: notices may be missing, a new epoch again
+
+
+def test_the_redis_log_serves_a_burst_of_threads_larger_than_its_pool(redis_server):
+    """Under uvicorn each request's view runs in a thread of its own: 200 pages opening their streams at once ask
+    the process's one log from 200 threads. They wait their turn for a connection, and none is refused (redis-py's
+    default pool refused past 100: "Too many connections", and the page got "live updates are down")."""
+    import threading
+
+    log = RedisLog(redis_server.url, prefix="burst:")
+    log.append(["game:1"])
+    start, errors, heads = threading.Barrier(200), [], []
+
+    def open_a_page() -> None:
+        start.wait()
+        try:
+            log.epoch()
+            heads.append(log.head())
+            log.since("0-0")
+        except Exception as err:  # noqa: BLE001 - any failure is what the test counts
+            errors.append(repr(err))
+
+    threads = [threading.Thread(target=open_a_page) for _ in range(200)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and len(heads) == 200 and len(set(heads)) == 1
