@@ -41,7 +41,9 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 def _env(url: str) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "TASK"))}
-    return {**clean, "DJANGO_DEBUG": "1", "DATABASE_URL": url, "TASK_SWEEP_GRACE": "1", "TASK_LOST_AFTER": "3"}
+    # no thinking on the player's time (games.services.thinking): a task here ends with its move
+    return {**clean, "DJANGO_DEBUG": "1", "DATABASE_URL": url, "TASK_SWEEP_GRACE": "1", "TASK_LOST_AFTER": "3",
+            "DJANGO_COMPUTER_PONDER_SECONDS": "0"}
 
 
 def manage(url: str, *args: str) -> str:
@@ -91,24 +93,30 @@ def wait_for(check, seconds: float, what: str) -> None:
     pytest.fail(f"not within {seconds} s: {what}")
 
 
-def make_games(url: str, count: int) -> list[int]:
-    """``count`` games of Ultimate against the hard computer (mcts, about a second a move), each with the player's
-    first move played: each has one computer turn waiting in the queue."""
+def make_games(url: str, count: int, *, past_the_book: bool = False) -> list[int]:
+    """``count`` games of Ultimate against the hard computer (mcts), each with the player's first move played: each
+    has one computer turn waiting in the queue. The computer answers a first move from its opening book, at once;
+    ``past_the_book``: the computer's book reply and the player's second move played here too, so that the turn
+    waiting is one it thinks about (about a second), and the queue holds that one task alone."""
     return query(url, f"""
-from games.services import game_create, move_play
+from games.services import computer_move, game_create, move_play
 from players.models import Player
 alice = Player.objects.create_user("alice", password="x")
 out = []
 for _ in range({count}):
     game = game_create(player=alice, variant="ultimate", opponent="hard")
     move_play(game=game, player=alice, move=40)
+    if {past_the_book}:
+        after = computer_move(game=game.pk).state
+        move_play(game=game, player=alice, move=after.legal_moves()[0])
+        DBTaskResult.objects.exclude(id=Game.objects.get(pk=game.pk).computer_task).delete()  # the book reply's
     out.append(game.pk)
 """)
 
 
 def test_a_worker_killed_mid_thought_does_not_leave_the_game_waiting(database_url):
     manage(database_url, "migrate", "--noinput", "-v", "0")
-    (game,) = make_games(database_url, 1)
+    (game,) = make_games(database_url, 1, past_the_book=True)
     first = start_worker(database_url)
     try:
         # it takes the task and thinks (about a second): kill it then, with no chance to clean up
@@ -118,11 +126,11 @@ def test_a_worker_killed_mid_thought_does_not_leave_the_game_waiting(database_ur
         first.wait(10)
     finally:
         first.kill()
-    assert query(database_url, f"out = Game.objects.get(pk={game}).ply") == 1  # no reply stored
+    assert query(database_url, f"out = Game.objects.get(pk={game}).ply") == 3  # no reply stored
     killed_at = time.monotonic()
     second = start_worker(database_url)
     try:
-        wait_for(lambda: sql(database_url, f"SELECT ply FROM games_game WHERE id = {game}") == 2, 60,
+        wait_for(lambda: sql(database_url, f"SELECT ply FROM games_game WHERE id = {game}") == 4, 60,
                  "another worker to make the computer's move")
     finally:
         second.send_signal(signal.SIGINT)
@@ -133,7 +141,7 @@ def test_a_worker_killed_mid_thought_does_not_leave_the_game_waiting(database_ur
 out = {{"moves": list(Move.objects.filter(game_id={game}).values_list("ply", flat=True)),
        "statuses": sorted(DBTaskResult.objects.values_list("status", flat=True))}}
 """)
-    assert state["moves"] == [1, 2]
+    assert state["moves"] == [1, 2, 3, 4]
     assert state["statuses"] == ["FAILED", "SUCCESSFUL"]  # the lost one is shown to staff as failed
 
 

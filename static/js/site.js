@@ -87,11 +87,15 @@
   }
   // A form sent back with errors focuses its first field in error (the server marks it autofocus); the
   // browser scrolls only the input into view, which can leave the message under it off a phone's screen.
-  document.addEventListener("DOMContentLoaded", function () {
+  // Called once the forms show only their variant's fields (syncAll, below): hiding them afterwards would move
+  // the field in error out of view again.
+  function showFieldInError() {
     var field = document.querySelector(".has-error [autofocus]");
     var box = field && field.closest(".has-error");
-    if (box) box.scrollIntoView({ block: "center" });
-  });
+    if (!box) return;
+    field.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "center" });
+  }
   document.addEventListener("input", sayDefaultVisibility);
   document.addEventListener("change", sayDefaultVisibility);
   document.addEventListener("htmx:sendError", function () {
@@ -153,6 +157,7 @@
   function syncAll() {
     syncNewGame();
     syncVariantForms();
+    showFieldInError();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", syncAll);
