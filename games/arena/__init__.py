@@ -20,6 +20,8 @@ MAX_MINUTES = 120
 MAX_STARTS_IN = timedelta(days=7)
 #: a joined player whose page (or API client) has not asked about the arena for this long is not paired
 PRESENCE = timedelta(seconds=30)
+#: no new games in an arena's last moments: a game paired then could not be played, and would begin after the end
+LAST_PAIRING = timedelta(seconds=2)
 #: the standings' page size (the arena page and the API)
 STANDINGS_PAGE = 20
 #: an arena's password, at most this long

@@ -24,7 +24,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from ..arena import PRESENCE
+from ..arena import LAST_PAIRING, PRESENCE
 from ..arena.pairing import Entrant, pair
 from ..live import arena_changed
 from ..models import Arena, ArenaPairing, ArenaPlayer, Game, Opponent
@@ -67,11 +67,12 @@ def _start(arena: Arena, x: ArenaPlayer, o: ArenaPlayer, now: datetime) -> Game:
 def pair_arena(*, arena_id: int, now: datetime | None = None) -> list[Game]:
     """Pair the free players of a running arena (see the module's words). Returns the games started. ``now``: the
     moment of the pairing (by default the clock's, read once the arena's lock is held: a pairing that waited for the
-    lock past the end, or behind the end itself, makes nothing)."""
+    lock past the end, or behind the end itself, makes nothing; nor does one in the arena's last two seconds,
+    ``LAST_PAIRING``: its games would begin after the end)."""
     with transaction.atomic():
         arena = Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
         now = now or timezone.now()
-        if arena is None or arena.status(now) != "running":
+        if arena is None or arena.status(now) != "running" or arena.ends_at - now < LAST_PAIRING:
             return []
         free = {
             entry.player_id: entry

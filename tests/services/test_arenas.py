@@ -113,6 +113,21 @@ def test_three_players_two_paired_the_third_waits_then_no_rematch_in_a_row(playe
     assert {again.x_player_id, again.o_player_id} != busy
 
 
+def test_no_game_is_paired_in_the_arenas_last_moments(player, other_player):
+    """A game paired a moment before the end would begin after it (arena-sim on PostgreSQL found two): pairing stops
+    ``LAST_PAIRING`` before the end, and the players wait for the end."""
+    from games.arena import LAST_PAIRING
+
+    arena = running_arena(player)
+    for who in (player, other_player):
+        arena_join(arena=arena, player=who)
+    Arena.objects.filter(pk=arena.pk).update(ends_at=timezone.now() + LAST_PAIRING * 3)  # (both just seen)
+    arena.refresh_from_db()
+    assert pair_arena(arena_id=arena.pk, now=arena.ends_at - LAST_PAIRING / 2) == []
+    [game] = pair_arena(arena_id=arena.pk, now=arena.ends_at - LAST_PAIRING * 2)
+    assert game.arena_id == arena.pk
+
+
 def test_points_on_fire_and_the_standings(player, other_player):
     arena = running_arena(player)
     for who in (player, other_player):
